@@ -1,0 +1,169 @@
+package chnative
+
+import (
+	"context"
+	"database/sql/driver"
+	"time"
+
+	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/nativeproto"
+)
+
+// Conn is the Batch extension: what the driver connection offers beyond database/sql. Reach it
+// through sql.Conn.Raw:
+//
+//	err := sqlConn.Raw(func(dc any) error {
+//		c := dc.(chnative.Conn)
+//		...
+//	})
+//
+// Batches and Blocks must be finished (Send/Abort, Close) inside the Raw callback.
+type Conn interface {
+	// PrepareBatch starts "INSERT INTO t [(cols)]" and returns a Batch of typed columns shaped by
+	// the table header the server sent.
+	PrepareBatch(ctx context.Context, query string) (*Batch, error)
+	// QueryBlocks runs a query and returns its result one block of typed columns at a time.
+	QueryBlocks(ctx context.Context, query string, args ...any) (*Blocks, error)
+	// ServerInfo describes the server.
+	ServerInfo() ServerInfo
+	// Location returns the server's time zone.
+	Location() *time.Location
+}
+
+// Batch is an open native INSERT: append rows into its typed columns, then Send. Blocks go out
+// every max_block_size rows appended through Append, or when Flush is called.
+type Batch struct {
+	ins *insertState
+}
+
+// PrepareBatch starts an insert (see Conn).
+func (c *conn) PrepareBatch(ctx context.Context, query string) (*Batch, error) {
+	ins, err := c.openInsert(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return &Batch{ins: ins}, nil
+}
+
+// NumColumns returns the number of columns.
+func (b *Batch) NumColumns() int { return b.ins.block.NumColumns() }
+
+// Name returns column i's name.
+func (b *Batch) Name(i int) string { return b.ins.block.Name(i) }
+
+// Column returns column i for typed appends, e.g. b.Column(0).(*columns.UInt64).Append(1). All
+// columns must hold the same number of rows when the batch is flushed or sent.
+func (b *Batch) Column(i int) columns.Column { return b.ins.block.Column(i) }
+
+// Block returns the block being filled.
+func (b *Batch) Block() *nativeproto.Block { return b.ins.block }
+
+// Append appends one row, converting each value to its column's type. A value that does not
+// convert fails this call only; rows appended before stay.
+func (b *Batch) Append(values ...any) error { return b.ins.append(values) }
+
+// Rows returns the number of rows buffered and not yet sent.
+func (b *Batch) Rows() int { return b.ins.block.Rows() }
+
+// Sent returns the number of rows already sent.
+func (b *Batch) Sent() int { return b.ins.sent }
+
+// Flush sends the buffered rows as one block.
+func (b *Batch) Flush() error {
+	if b.ins.done {
+		return ErrClosed
+	}
+	return b.ins.sendBlock()
+}
+
+// Send sends the buffered rows and finishes the insert.
+func (b *Batch) Send() error {
+	if b.ins.done {
+		return ErrClosed
+	}
+	return b.ins.finish(context.Background())
+}
+
+// Abort drops the buffered rows and cancels the insert. Blocks already sent stay inserted.
+func (b *Batch) Abort() { b.ins.abort() }
+
+// Blocks is a result read one block of typed columns at a time.
+type Blocks struct {
+	r     *rows
+	block *nativeproto.Block
+	err   error
+	first bool
+}
+
+// QueryBlocks runs a query (see Conn).
+func (c *conn) QueryBlocks(ctx context.Context, query string, args ...any) (*Blocks, error) {
+	if err := c.begin(); err != nil {
+		return nil, err
+	}
+	named := make([]driver.NamedValue, len(args))
+	for i, a := range args {
+		named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
+	}
+	body, opts, err := bindQuery(query, named, c.rev)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.query(ctx, body, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Blocks{r: r, first: true}, nil
+}
+
+// Next moves to the next block with rows, reporting false at the end or on an error.
+func (b *Blocks) Next() bool {
+	r := b.r
+	if b.first {
+		b.first = false
+		if r.block != nil && r.block.Rows() > 0 {
+			b.block = r.block
+			return true
+		}
+	}
+	for !r.done {
+		ev, err := r.c.recv(r.block)
+		if err != nil {
+			b.err = r.finish(err)
+			return false
+		}
+		switch ev.code {
+		case nativeproto.ServerCodeEndOfStream:
+			b.err = r.finish(nil)
+			return false
+		case nativeproto.ServerCodeData:
+			if ev.block.Rows() == 0 {
+				continue
+			}
+			r.block = ev.block
+			r.prepare(ev.block)
+			b.block = ev.block
+			return true
+		default:
+			r.keep(ev)
+		}
+	}
+	return false
+}
+
+// Block returns the current block. It and its columns are valid until the next call to Next.
+func (b *Blocks) Block() *nativeproto.Block { return b.block }
+
+// Columns returns the result's column names.
+func (b *Blocks) Columns() []string { return b.r.names }
+
+// Totals returns the WITH TOTALS block once the result has been read to its end, or nil.
+func (b *Blocks) Totals() *nativeproto.Block { return b.r.totals }
+
+// Extremes returns the extremes block once the result has been read to its end, or nil.
+func (b *Blocks) Extremes() *nativeproto.Block { return b.r.extremes }
+
+// Err returns the error that ended Next, if any.
+func (b *Blocks) Err() error { return b.err }
+
+// Close ends the result, cancelling the query if it has not been read to its end.
+func (b *Blocks) Close() error { return b.r.Close() }

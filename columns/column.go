@@ -1,0 +1,94 @@
+package columns
+
+import (
+	"fmt"
+	"io"
+	"reflect"
+)
+
+// Column is typed storage for the values of one ClickHouse column in one block, with the codec of
+// its type. Columns are reused: Read replaces the contents and keeps the memory.
+//
+// Values returned by typed accessors (Values, Bytes, ...) are borrowed: they stay valid until the
+// column is next Read, Reset or appended to.
+type Column interface {
+	// Type returns the ClickHouse type name, e.g. "Array(Nullable(String))".
+	Type() string
+	// Rows returns the number of values.
+	Rows() int
+	// Value returns value i boxed in the Go type the package doc's table names (nil for NULL).
+	Value(i int) any
+	// AppendValue converts v to the column's type and appends it. On error nothing is appended.
+	AppendValue(v any) error
+	// AppendDefault appends the type's default value (zero, empty string, empty array, ...).
+	AppendDefault()
+	// Truncate keeps the first n values (n <= Rows()).
+	Truncate(n int)
+	// Reset removes all values, keeping memory for reuse.
+	Reset()
+	// ScanType returns the Go type Value returns for non-NULL values.
+	ScanType() reflect.Type
+
+	// ReadPrefix decodes the per-block state prefix (empty for most types). It is called once per
+	// block before Read, only for blocks with rows.
+	ReadPrefix(r *Reader) error
+	// Read replaces the contents with rows values decoded from r.
+	Read(r *Reader, rows int) error
+	// WritePrefix encodes the per-block state prefix.
+	WritePrefix(w *Writer)
+	// Write encodes all values.
+	Write(w *Writer)
+}
+
+// TypeMismatchError reports a Go value that a column cannot take.
+type TypeMismatchError struct {
+	Column string // ClickHouse type
+	GoType string // Go type of the value
+	Reason string // optional detail, such as "out of range"
+}
+
+func (e *TypeMismatchError) Error() string {
+	if e.Reason != "" {
+		return fmt.Sprintf("columns: cannot append %s to %s: %s", e.GoType, e.Column, e.Reason)
+	}
+	return fmt.Sprintf("columns: cannot append %s to %s", e.GoType, e.Column)
+}
+
+func mismatch(col Column, v any, reason string) error {
+	return &TypeMismatchError{Column: col.Type(), GoType: goTypeName(v), Reason: reason}
+}
+
+func goTypeName(v any) string {
+	if v == nil {
+		return "nil"
+	}
+	return reflect.TypeOf(v).String()
+}
+
+// DecodeError reports malformed column data.
+type DecodeError struct {
+	Type string
+	Msg  string
+}
+
+func (e *DecodeError) Error() string { return "columns: decoding " + e.Type + ": " + e.Msg }
+
+func decodeErr(col Column, format string, args ...any) error {
+	return &DecodeError{Type: col.Type(), Msg: fmt.Sprintf(format, args...)}
+}
+
+// growChunk is the most elements a decoder allocates ahead of the bytes that fill them, so a
+// hostile row count cannot make a decoder allocate more than the input it has received.
+const growChunk = 1 << 16
+
+// checkRows rejects a negative row count, which no caller should pass.
+func checkRows(col Column, rows int) error {
+	if rows < 0 {
+		return decodeErr(col, "negative row count %d", rows)
+	}
+	return nil
+}
+
+func errShort(rows, size int, limit int64) error {
+	return fmt.Errorf("%d values of %d bytes exceed the %d bytes of input: %w", rows, size, limit, io.ErrUnexpectedEOF)
+}

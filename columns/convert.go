@@ -1,0 +1,188 @@
+package columns
+
+import (
+	"database/sql/driver"
+	"math"
+	"reflect"
+	"strconv"
+	"unsafe"
+)
+
+// deref unwraps driver.Valuer values and non-nil pointers. It reports isNil for nil, nil pointers
+// and Valuers that return nil.
+func deref(v any) (out any, isNil bool, err error) {
+	for range 8 {
+		switch x := v.(type) {
+		case nil:
+			return nil, true, nil
+		case driver.Valuer:
+			if rv := reflect.ValueOf(x); rv.Kind() == reflect.Pointer && rv.IsNil() {
+				return nil, true, nil
+			}
+			v, err = x.Value()
+			if err != nil {
+				return nil, false, err
+			}
+			continue
+		}
+		rv := reflect.ValueOf(v)
+		if rv.Kind() == reflect.Pointer {
+			if rv.IsNil() {
+				return nil, true, nil
+			}
+			v = rv.Elem().Interface()
+			continue
+		}
+		return v, false, nil
+	}
+	return v, false, nil
+}
+
+// numKind classifies a Go value as a signed integer, unsigned integer or float.
+func numOf(v any) (i int64, u uint64, f float64, kind byte) {
+	switch x := v.(type) {
+	case int:
+		return int64(x), 0, 0, 'i'
+	case int64:
+		return x, 0, 0, 'i'
+	case int32:
+		return int64(x), 0, 0, 'i'
+	case int16:
+		return int64(x), 0, 0, 'i'
+	case int8:
+		return int64(x), 0, 0, 'i'
+	case uint:
+		return 0, uint64(x), 0, 'u'
+	case uint64:
+		return 0, x, 0, 'u'
+	case uint32:
+		return 0, uint64(x), 0, 'u'
+	case uint16:
+		return 0, uint64(x), 0, 'u'
+	case uint8:
+		return 0, uint64(x), 0, 'u'
+	case float64:
+		return 0, 0, x, 'f'
+	case float32:
+		return 0, 0, float64(x), 'f'
+	case bool:
+		if x {
+			return 1, 0, 0, 'i'
+		}
+		return 0, 0, 0, 'i'
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return rv.Int(), 0, 0, 'i'
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return 0, rv.Uint(), 0, 'u'
+	case reflect.Float32, reflect.Float64:
+		return 0, 0, rv.Float(), 'f'
+	case reflect.Bool:
+		if rv.Bool() {
+			return 1, 0, 0, 'i'
+		}
+		return 0, 0, 0, 'i'
+	}
+	return 0, 0, 0, 0
+}
+
+// convertNum converts v to T, failing when v is not a number or does not fit T exactly.
+func convertNum[T FixedNum](col Column, v any) (T, error) {
+	var z T
+	if x, ok := v.(T); ok {
+		return x, nil
+	}
+	v, isNil, err := deref(v)
+	if err != nil {
+		return z, err
+	}
+	if isNil {
+		return z, mismatch(col, nil, "NULL in a non-Nullable column")
+	}
+	if s, ok := v.(string); ok {
+		return parseNum[T](col, s)
+	}
+	i, u, f, kind := numOf(v)
+	if kind == 0 {
+		return z, mismatch(col, v, "")
+	}
+	switch any(z).(type) {
+	case float32, float64:
+		switch kind {
+		case 'i':
+			return T(i), nil
+		case 'u':
+			return T(u), nil
+		}
+		if unsafe.Sizeof(z) == 4 && !math.IsNaN(f) && !math.IsInf(f, 0) && math.Abs(f) > math.MaxFloat32 {
+			return z, mismatch(col, v, "out of range")
+		}
+		return T(f), nil
+	}
+	signed := T(0)-1 < 0
+	bits := uint(unsafe.Sizeof(z)) * 8
+	if kind == 'f' {
+		if f != math.Trunc(f) || math.IsInf(f, 0) || math.IsNaN(f) {
+			return z, mismatch(col, v, "not an integer")
+		}
+		if f < 0 {
+			if f < -(1 << 63) {
+				return z, mismatch(col, v, "out of range")
+			}
+			i, kind = int64(f), 'i'
+		} else {
+			if f >= 1<<64 {
+				return z, mismatch(col, v, "out of range")
+			}
+			u, kind = uint64(f), 'u'
+		}
+	}
+	if kind == 'i' {
+		if signed {
+			if bits < 64 && (i < -(1<<(bits-1)) || i >= 1<<(bits-1)) {
+				return z, mismatch(col, v, "out of range")
+			}
+			return T(i), nil
+		}
+		if i < 0 || (bits < 64 && uint64(i) >= 1<<bits) {
+			return z, mismatch(col, v, "out of range")
+		}
+		return T(i), nil
+	}
+	if signed {
+		if u >= 1<<(bits-1) {
+			return z, mismatch(col, v, "out of range")
+		}
+		return T(u), nil
+	}
+	if bits < 64 && u >= 1<<bits {
+		return z, mismatch(col, v, "out of range")
+	}
+	return T(u), nil
+}
+
+func parseNum[T FixedNum](col Column, s string) (T, error) {
+	var z T
+	switch any(z).(type) {
+	case float32, float64:
+		f, err := strconv.ParseFloat(s, int(unsafe.Sizeof(z))*8)
+		if err != nil {
+			return z, mismatch(col, s, "not a number")
+		}
+		return T(f), nil
+	}
+	if T(0)-1 < 0 {
+		i, err := strconv.ParseInt(s, 10, int(unsafe.Sizeof(z))*8)
+		if err != nil {
+			return z, mismatch(col, s, "not an integer in range")
+		}
+		return T(i), nil
+	}
+	u, err := strconv.ParseUint(s, 10, int(unsafe.Sizeof(z))*8)
+	if err != nil {
+		return z, mismatch(col, s, "not an integer in range")
+	}
+	return T(u), nil
+}

@@ -1,0 +1,176 @@
+package columns
+
+import (
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Enum is a column of Enum8 or Enum16. Values() holds the numeric values (borrowed); Value returns
+// the name.
+type Enum[T int8 | int16] struct {
+	Fixed[T]
+	kind   string // "Enum8" or "Enum16"
+	names  map[T]string
+	values map[string]T
+	order  []T
+}
+
+// Enum8 is a column of Enum8(...).
+type Enum8 = Enum[int8]
+
+// Enum16 is a column of Enum16(...).
+type Enum16 = Enum[int16]
+
+// NewEnum returns an empty enum column with the given name → value pairs.
+func NewEnum[T int8 | int16](pairs map[string]T) *Enum[T] {
+	c := &Enum[T]{names: make(map[T]string, len(pairs)), values: make(map[string]T, len(pairs))}
+	var z T
+	c.kind = "Enum8"
+	if _, ok := any(z).(int16); ok {
+		c.kind = "Enum16"
+	}
+	for n, v := range pairs {
+		c.names[v] = n
+		c.values[n] = v
+		c.order = append(c.order, v)
+	}
+	sort.Slice(c.order, func(a, b int) bool { return c.order[a] < c.order[b] })
+	c.name = c.Type()
+	return c
+}
+
+// Type returns "Enum8('a' = 1, ...)".
+func (c *Enum[T]) Type() string {
+	var b strings.Builder
+	b.WriteString(c.kind)
+	b.WriteByte('(')
+	for i, v := range c.order {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(quoteString(c.names[v]))
+		b.WriteString(" = ")
+		b.WriteString(strconv.Itoa(int(v)))
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// Name returns row i's name (the number in decimal if the value has no name).
+func (c *Enum[T]) Name(i int) string {
+	if n, ok := c.names[c.data[i]]; ok {
+		return n
+	}
+	return strconv.Itoa(int(c.data[i]))
+}
+
+// Value returns row i's name.
+func (c *Enum[T]) Value(i int) any { return c.Name(i) }
+
+// ScanType returns string.
+func (c *Enum[T]) ScanType() reflect.Type { return reflect.TypeFor[string]() }
+
+func (c *Enum[T]) sliceValue(lo, hi int) any { return genericSlice(c, lo, hi) }
+
+// AppendValue appends a name (string) or a numeric value that the enum defines.
+func (c *Enum[T]) AppendValue(v any) error {
+	x, isNil, err := deref(v)
+	if err != nil {
+		return err
+	}
+	if isNil {
+		return mismatch(c, nil, "NULL in a non-Nullable column")
+	}
+	if rv := reflect.ValueOf(x); rv.Kind() == reflect.String {
+		s := rv.String()
+		n, ok := c.values[s]
+		if !ok {
+			return mismatch(c, v, "unknown name "+strconv.Quote(s))
+		}
+		c.data = append(c.data, n)
+		return nil
+	}
+	n, err := convertNum[T](c, x)
+	if err != nil {
+		return err
+	}
+	if _, ok := c.names[n]; !ok {
+		return mismatch(c, v, "value "+strconv.Itoa(int(n))+" is not in the enum")
+	}
+	c.data = append(c.data, n)
+	return nil
+}
+
+// AppendDefault appends the first value of the enum (ClickHouse's default for an Enum).
+func (c *Enum[T]) AppendDefault() {
+	var z T
+	if len(c.order) > 0 {
+		z = c.order[0]
+	}
+	c.data = append(c.data, z)
+}
+
+// Nothing is a column of Nothing (only seen as Nullable(Nothing) or Array(Nothing)): one byte per
+// row, every value NULL.
+type Nothing struct{ rows int }
+
+// Type returns "Nothing".
+func (c *Nothing) Type() string { return "Nothing" }
+
+// Rows returns the number of values.
+func (c *Nothing) Rows() int { return c.rows }
+
+// Value returns nil.
+func (c *Nothing) Value(int) any { return nil }
+
+// ScanType returns the empty interface type.
+func (c *Nothing) ScanType() reflect.Type { return reflect.TypeFor[any]() }
+
+// AppendValue accepts only nil.
+func (c *Nothing) AppendValue(v any) error {
+	if _, isNil, _ := deref(v); !isNil {
+		return mismatch(c, v, "Nothing holds only NULL")
+	}
+	c.rows++
+	return nil
+}
+
+// AppendDefault appends a value.
+func (c *Nothing) AppendDefault() { c.rows++ }
+
+// Truncate keeps the first n values.
+func (c *Nothing) Truncate(n int) { c.rows = n }
+
+// Reset removes all values.
+func (c *Nothing) Reset() { c.rows = 0 }
+
+// ReadPrefix reads nothing.
+func (c *Nothing) ReadPrefix(*Reader) error { return nil }
+
+// WritePrefix writes nothing.
+func (c *Nothing) WritePrefix(*Writer) {}
+
+// Read skips rows bytes.
+func (c *Nothing) Read(r *Reader, rows int) error {
+	c.rows = 0
+	if err := checkRows(c, rows); err != nil {
+		return err
+	}
+	if lim := r.InputLimit(); lim >= 0 && int64(rows) > lim {
+		return decodeErr(c, "%v", errShort(rows, 1, lim))
+	}
+	if err := r.Skip(rows); err != nil {
+		return decodeErr(c, "%v", err)
+	}
+	c.rows = rows
+	return nil
+}
+
+// Write appends one '0' byte per row, as the server does.
+func (c *Nothing) Write(w *Writer) {
+	for range c.rows {
+		w.Buf = append(w.Buf, '0')
+	}
+}

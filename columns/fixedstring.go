@@ -1,0 +1,135 @@
+package columns
+
+import (
+	"reflect"
+	"strconv"
+)
+
+// FixedString is a column of FixedString(N): N bytes per value, zero padded, stored contiguously.
+type FixedString struct {
+	n    int
+	data []byte
+}
+
+// MaxFixedStringSize caps N in FixedString(N).
+const MaxFixedStringSize = 1 << 24
+
+// NewFixedString returns an empty FixedString(n) column.
+func NewFixedString(n int) *FixedString { return &FixedString{n: n} }
+
+// Type returns "FixedString(N)".
+func (c *FixedString) Type() string { return "FixedString(" + strconv.Itoa(c.n) + ")" }
+
+// Size returns N.
+func (c *FixedString) Size() int { return c.n }
+
+// Rows returns the number of values.
+func (c *FixedString) Rows() int {
+	if c.n == 0 {
+		return 0
+	}
+	return len(c.data) / c.n
+}
+
+// Bytes returns value i (borrowed, N bytes).
+func (c *FixedString) Bytes(i int) []byte { return c.data[i*c.n : (i+1)*c.n : (i+1)*c.n] }
+
+// Data returns all values back to back (borrowed).
+func (c *FixedString) Data() []byte { return c.data }
+
+// Append appends b, zero padded to N; it fails when b is longer than N.
+func (c *FixedString) Append(b []byte) error {
+	if len(b) > c.n {
+		return &TypeMismatchError{Column: c.Type(), GoType: "[]byte", Reason: "value of " + strconv.Itoa(len(b)) + " bytes is too long"}
+	}
+	c.data = append(c.data, b...)
+	for range c.n - len(b) {
+		c.data = append(c.data, 0)
+	}
+	return nil
+}
+
+// Value returns value i as a string of N bytes.
+func (c *FixedString) Value(i int) any { return string(c.Bytes(i)) }
+
+// ScanType returns string.
+func (c *FixedString) ScanType() reflect.Type { return reflect.TypeFor[string]() }
+
+// AppendValue appends a string, []byte or byte array of at most N bytes.
+func (c *FixedString) AppendValue(v any) error {
+	v, isNil, err := deref(v)
+	if err != nil {
+		return err
+	}
+	if isNil {
+		return mismatch(c, nil, "NULL in a non-Nullable column")
+	}
+	switch x := v.(type) {
+	case string:
+		if len(x) > c.n {
+			return mismatch(c, v, "value of "+strconv.Itoa(len(x))+" bytes is too long")
+		}
+		return c.Append([]byte(x))
+	case []byte:
+		if len(x) > c.n {
+			return mismatch(c, v, "value of "+strconv.Itoa(len(x))+" bytes is too long")
+		}
+		return c.Append(x)
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Array && rv.Type().Elem().Kind() == reflect.Uint8 {
+		b := make([]byte, rv.Len())
+		reflect.Copy(reflect.ValueOf(b), rv)
+		if len(b) > c.n {
+			return mismatch(c, v, "value of "+strconv.Itoa(len(b))+" bytes is too long")
+		}
+		return c.Append(b)
+	}
+	if rv.Kind() == reflect.String {
+		return c.AppendValue(rv.String())
+	}
+	return mismatch(c, v, "")
+}
+
+// AppendDefault appends N zero bytes.
+func (c *FixedString) AppendDefault() {
+	for range c.n {
+		c.data = append(c.data, 0)
+	}
+}
+
+// Truncate keeps the first n values.
+func (c *FixedString) Truncate(n int) { c.data = c.data[:n*c.n] }
+
+// Reset removes all values.
+func (c *FixedString) Reset() { c.data = c.data[:0] }
+
+// ReadPrefix reads nothing.
+func (c *FixedString) ReadPrefix(*Reader) error { return nil }
+
+// WritePrefix writes nothing.
+func (c *FixedString) WritePrefix(*Writer) {}
+
+// Read replaces the values with rows values from r.
+func (c *FixedString) Read(r *Reader, rows int) error {
+	c.data = c.data[:0]
+	if err := checkRows(c, rows); err != nil {
+		return err
+	}
+	if c.n == 0 {
+		return nil
+	}
+	if rows > (1<<40)/c.n {
+		return decodeErr(c, "%d rows are too many", rows)
+	}
+	var err error
+	c.data, err = readFixed(r, c.data[:0], rows*c.n)
+	if err != nil {
+		c.data = c.data[:0]
+		return decodeErr(c, "%v", err)
+	}
+	return nil
+}
+
+// Write appends the values.
+func (c *FixedString) Write(w *Writer) { w.Buf = append(w.Buf, c.data...) }

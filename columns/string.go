@@ -1,0 +1,193 @@
+package columns
+
+import (
+	"encoding/binary"
+	"reflect"
+	"unsafe"
+)
+
+// String is a column of byte strings, stored as one byte arena plus end offsets. Decoding walks the
+// input buffer once; no allocation is made per value.
+type String struct {
+	buf  []byte
+	ends []int // ends[i] is the end of value i in buf
+}
+
+// NewString returns an empty String column.
+func NewString() *String { return &String{} }
+
+// Type returns "String".
+func (c *String) Type() string { return "String" }
+
+// Rows returns the number of values.
+func (c *String) Rows() int { return len(c.ends) }
+
+func (c *String) start(i int) int {
+	if i == 0 {
+		return 0
+	}
+	return c.ends[i-1]
+}
+
+// Bytes returns value i. The slice is borrowed: valid until the column is next read, reset or
+// appended to. Do not modify it.
+func (c *String) Bytes(i int) []byte { return c.buf[c.start(i):c.ends[i]:c.ends[i]] }
+
+// String returns value i as a newly allocated string.
+func (c *String) String(i int) string { return string(c.buf[c.start(i):c.ends[i]]) }
+
+// UnsafeString returns value i as a string that shares the column's memory: valid only until the
+// column is next read, reset or appended to.
+func (c *String) UnsafeString(i int) string {
+	b := c.buf[c.start(i):c.ends[i]]
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// Data returns the arena and the end offsets (borrowed): value i is buf[ends[i-1]:ends[i]].
+func (c *String) Data() (buf []byte, ends []int) { return c.buf, c.ends }
+
+// Append appends s.
+func (c *String) Append(s string) {
+	c.buf = append(c.buf, s...)
+	c.ends = append(c.ends, len(c.buf))
+}
+
+// AppendBytes appends b.
+func (c *String) AppendBytes(b []byte) {
+	c.buf = append(c.buf, b...)
+	c.ends = append(c.ends, len(c.buf))
+}
+
+// Value returns value i as a string.
+func (c *String) Value(i int) any { return c.String(i) }
+
+// ScanType returns string.
+func (c *String) ScanType() reflect.Type { return reflect.TypeFor[string]() }
+
+// AppendValue appends a string, []byte, fmt.Stringer-free text value, or pointer/Valuer of those.
+func (c *String) AppendValue(v any) error {
+	switch x := v.(type) {
+	case string:
+		c.Append(x)
+		return nil
+	case []byte:
+		c.AppendBytes(x)
+		return nil
+	}
+	v, isNil, err := deref(v)
+	if err != nil {
+		return err
+	}
+	if isNil {
+		return mismatch(c, nil, "NULL in a non-Nullable column")
+	}
+	switch x := v.(type) {
+	case string:
+		c.Append(x)
+		return nil
+	case []byte:
+		c.AppendBytes(x)
+		return nil
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.String {
+		c.Append(rv.String())
+		return nil
+	}
+	if rv.Kind() == reflect.Slice && rv.Type().Elem().Kind() == reflect.Uint8 {
+		c.AppendBytes(rv.Bytes())
+		return nil
+	}
+	return mismatch(c, v, "")
+}
+
+// AppendDefault appends "".
+func (c *String) AppendDefault() { c.ends = append(c.ends, len(c.buf)) }
+
+// Truncate keeps the first n values.
+func (c *String) Truncate(n int) {
+	c.buf = c.buf[:c.start(n)]
+	c.ends = c.ends[:n]
+}
+
+// Reset removes all values.
+func (c *String) Reset() { c.buf, c.ends = c.buf[:0], c.ends[:0] }
+
+// ReadPrefix reads nothing.
+func (c *String) ReadPrefix(*Reader) error { return nil }
+
+// WritePrefix writes nothing.
+func (c *String) WritePrefix(*Writer) {}
+
+// Read replaces the values with rows strings from r (each a UVarInt length and its bytes).
+func (c *String) Read(r *Reader, rows int) error {
+	c.Reset()
+	if err := checkRows(c, rows); err != nil {
+		return err
+	}
+	if lim := r.InputLimit(); lim >= 0 && int64(rows) > lim {
+		return decodeErr(c, "%v", errShort(rows, 1, lim))
+	}
+	if cap(c.ends) < rows {
+		c.ends = make([]int, 0, min(rows, max(growChunk, 2*cap(c.ends))))
+	}
+	for len(c.ends) < rows {
+		// Fast path: parse every complete value in the buffered window.
+		b := r.buf[r.r:r.w]
+		p := 0
+		for len(c.ends) < rows && p < len(b) {
+			n := uint64(b[p])
+			q := p + 1
+			if n >= 0x80 {
+				var k int
+				n, k = binary.Uvarint(b[p:])
+				if k <= 0 {
+					break
+				}
+				q = p + k
+			}
+			if n > uint64(len(b)-q) {
+				break
+			}
+			c.buf = append(c.buf, b[q:q+int(n)]...)
+			c.ends = append(c.ends, len(c.buf))
+			p = q + int(n)
+		}
+		r.r += p
+		if len(c.ends) == rows {
+			break
+		}
+		// Slow path: one value that spans the buffer's end.
+		var err error
+		c.buf, err = r.StringBytes(c.buf, "String", MaxStringSize)
+		if err != nil {
+			row := len(c.ends)
+			c.Reset()
+			return decodeErr(c, "row %d: %v", row, unexpected(err))
+		}
+		c.ends = append(c.ends, len(c.buf))
+	}
+	return nil
+}
+
+// Write appends each value as a UVarInt length and its bytes.
+func (c *String) Write(w *Writer) {
+	prev := 0
+	for _, e := range c.ends {
+		w.Buf = binary.AppendUvarint(w.Buf, uint64(e-prev))
+		w.Buf = append(w.Buf, c.buf[prev:e]...)
+		prev = e
+	}
+}
+
+// sliceValue returns values [lo, hi) as []string.
+func (c *String) sliceValue(lo, hi int) any {
+	out := make([]string, hi-lo)
+	for i := range out {
+		out[i] = c.String(lo + i)
+	}
+	return out
+}

@@ -1,0 +1,628 @@
+package chnative
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/dsn"
+	"github.com/chnative/chnative/nativeproto"
+)
+
+// Version of the client reported to the server.
+const (
+	clientMajor = 0
+	clientMinor = 1
+	clientPatch = 0
+)
+
+// drainTimeout bounds how long a cancelled query may take to finish before the connection is
+// closed instead of reused.
+const drainTimeout = 700 * time.Millisecond
+
+// conn is one native protocol connection. It is used by one goroutine at a time (database/sql
+// guarantees that), except for the context watcher, which only sets deadlines.
+type conn struct {
+	cfg   *dsn.Config
+	nc    net.Conn
+	addr  string
+	pr    *nativeproto.PacketReader
+	pw    *nativeproto.PacketWriter
+	hello nativeproto.ServerHello
+	rev   nativeproto.Revision
+	loc   *time.Location
+	comp  *nativeproto.Compressor
+
+	bad    bool         // the stream is out of sync or broken: never reuse
+	busy   bool         // a result set or insert is open
+	insert *insertState // the open insert, if any
+	closed bool
+	inTx   bool
+
+	// pingEndsTables: the server reads the external tables of a query lazily, after parsing it,
+	// so a query that fails to parse leaves an empty Data block unread. Such servers get a Ping
+	// instead, which ends the external tables just as well and is answered harmlessly when the
+	// parse fails; pendingPong tracks its Pong.
+	pingEndsTables bool
+	pendingPong    bool
+
+	hostname, osUser string
+}
+
+func newConn(cfg *dsn.Config, nc net.Conn, addr string) *conn {
+	c := &conn{cfg: cfg, nc: nc, addr: addr, loc: time.UTC}
+	c.pr = nativeproto.NewPacketReader(nc)
+	c.pw = nativeproto.NewPacketWriter()
+	c.hostname, _ = os.Hostname()
+	if u := os.Getenv("USER"); u != "" {
+		c.osUser = u
+	}
+	return c
+}
+
+func (c *conn) clientName() string {
+	if c.cfg.ClientName != "" {
+		return c.cfg.ClientName
+	}
+	return "chnative"
+}
+
+// handshake exchanges Hello packets and sets the negotiated revision.
+func (c *conn) handshake() error {
+	c.pw.WriteHello(&nativeproto.ClientHello{
+		ClientName: c.clientName(),
+		Major:      clientMajor,
+		Minor:      clientMinor,
+		Revision:   nativeproto.ClientRevision,
+		Database:   c.cfg.Database,
+		User:       c.cfg.User,
+		Password:   c.cfg.Password,
+	})
+	if err := c.pw.Flush(c.nc); err != nil {
+		return err
+	}
+	code, err := c.pr.ReadCode()
+	if err != nil {
+		return err
+	}
+	switch code {
+	case nativeproto.ServerCodeHello:
+		if err := c.pr.ReadHello(&c.hello, nativeproto.ClientRevision); err != nil {
+			return err
+		}
+	case nativeproto.ServerCodeException:
+		ex, err := c.pr.ReadException()
+		if err != nil {
+			return err
+		}
+		return fromWire(ex)
+	default:
+		return &nativeproto.UnexpectedPacketError{Code: code, Want: "Hello"}
+	}
+	c.rev = nativeproto.Negotiate(nativeproto.ClientRevision, c.hello.Revision)
+	c.pingEndsTables = c.hello.Revision < revEagerExternalTables
+	c.pr.SetRevision(c.rev)
+	c.pw.SetRevision(c.rev)
+	if c.hello.Timezone != "" {
+		if loc, err := time.LoadLocation(c.hello.Timezone); err == nil {
+			c.loc = loc
+		}
+	}
+	if c.rev.Has(nativeproto.RevAddendum) {
+		c.pw.WriteAddendum(c.cfg.QuotaKey)
+		if err := c.pw.Flush(c.nc); err != nil {
+			return err
+		}
+	}
+	switch c.cfg.Compress {
+	case dsn.CompressionLZ4:
+		c.comp, err = nativeproto.NewCompressor(nativeproto.MethodLZ4, c.cfg.CompressLevel)
+	case dsn.CompressionZSTD:
+		c.comp, err = nativeproto.NewCompressor(nativeproto.MethodZSTD, c.cfg.CompressLevel)
+	}
+	return err
+}
+
+// ServerInfo describes the server a connection talks to.
+type ServerInfo struct {
+	Name        string
+	Major       uint64
+	Minor       uint64
+	Patch       uint64
+	Revision    uint64 // the server's protocol revision
+	Negotiated  uint64 // the revision both sides use
+	Timezone    string
+	DisplayName string
+}
+
+// Version returns "major.minor.patch".
+func (s ServerInfo) Version() string { return fmt.Sprintf("%d.%d.%d", s.Major, s.Minor, s.Patch) }
+
+// ServerInfo returns what the server said about itself in its Hello.
+func (c *conn) ServerInfo() ServerInfo {
+	return ServerInfo{Name: c.hello.Name, Major: c.hello.Major, Minor: c.hello.Minor, Patch: c.hello.Patch,
+		Revision: uint64(c.hello.Revision), Negotiated: uint64(c.rev), Timezone: c.hello.Timezone, DisplayName: c.hello.DisplayName}
+}
+
+// Location returns the server's time zone.
+func (c *conn) Location() *time.Location { return c.loc }
+
+// watch arranges for blocked socket calls to fail when ctx is done. The returned function stops
+// watching and reports whether ctx fired.
+func (c *conn) watch(ctx context.Context) func() bool {
+	if ctx.Done() == nil {
+		return func() bool { return false }
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		_ = c.nc.SetDeadline(dl)
+	}
+	stop := context.AfterFunc(ctx, func() { _ = c.nc.SetDeadline(time.Unix(1, 0)) })
+	return func() bool {
+		fired := !stop()
+		_ = c.nc.SetDeadline(time.Time{})
+		return fired
+	}
+}
+
+// setReadDeadline applies the configured read timeout to the next read.
+func (c *conn) readDeadline() {
+	if c.cfg.ReadTimeout > 0 {
+		_ = c.nc.SetReadDeadline(time.Now().Add(c.cfg.ReadTimeout))
+	}
+}
+
+func newQueryID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return columns.FormatUUID(b)
+}
+
+// queryOptions are the per-query settings and parameters.
+type queryOptions struct {
+	id         string
+	settings   map[string]string
+	parameters map[string]string
+}
+
+// sendQuery writes a Query packet and the empty Data block that ends the external tables.
+func (c *conn) sendQuery(body string, opts *queryOptions) (string, error) {
+	id := ""
+	if opts != nil {
+		id = opts.id
+	}
+	if id == "" {
+		id = newQueryID()
+	}
+	q := nativeproto.Query{
+		ID: id,
+		ClientInfo: nativeproto.ClientInfo{
+			Kind:            nativeproto.QueryKindInitial,
+			InitialQueryID:  id,
+			InitialAddress:  "0.0.0.0:0",
+			Interface:       nativeproto.InterfaceTCP,
+			OSUser:          c.osUser,
+			ClientHostname:  c.hostname,
+			ClientName:      c.clientName(),
+			Major:           clientMajor,
+			Minor:           clientMinor,
+			ProtocolVersion: nativeproto.ClientRevision,
+			QuotaKey:        c.cfg.QuotaKey,
+			Patch:           clientPatch,
+		},
+		Compression: c.comp != nil,
+		Body:        body,
+	}
+	settings := map[string]string{}
+	for k, v := range c.cfg.Settings {
+		settings[k] = v
+	}
+	if opts != nil {
+		for k, v := range opts.settings {
+			settings[k] = v
+		}
+	}
+	if c.comp != nil {
+		if c.comp.Method() == nativeproto.MethodZSTD {
+			settings["network_compression_method"] = "ZSTD"
+		} else {
+			settings["network_compression_method"] = "LZ4"
+		}
+	}
+	keys := make([]string, 0, len(settings))
+	for k := range settings {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		q.Settings = append(q.Settings, nativeproto.Setting{Key: k, Value: settings[k], Important: false})
+	}
+	if opts != nil && len(opts.parameters) > 0 {
+		keys = keys[:0]
+		for k := range opts.parameters {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			q.Parameters = append(q.Parameters, nativeproto.Setting{Key: k, Value: opts.parameters[k], Custom: true})
+		}
+	}
+	if err := c.pw.WriteQuery(&q); err != nil {
+		c.pw.Reset()
+		return id, err
+	}
+	c.pr.SetCompression(c.comp != nil)
+	if c.comp != nil {
+		c.pw.SetCompressor(c.comp)
+	} else {
+		c.pw.SetCompressor(nil)
+	}
+	if c.pingEndsTables {
+		c.pw.WritePing()
+		c.pendingPong = true
+		return id, nil
+	}
+	if err := c.pw.WriteEmptyData(); err != nil {
+		c.pw.Reset()
+		return id, err
+	}
+	return id, nil
+}
+
+// flush sends pending packets.
+func (c *conn) flush() error {
+	if c.cfg.ReadTimeout > 0 {
+		_ = c.nc.SetWriteDeadline(time.Now().Add(c.cfg.ReadTimeout))
+	}
+	return c.pw.Flush(c.nc)
+}
+
+// event is what recv returns: a block, the end of the stream, or an error.
+type event struct {
+	code  nativeproto.ServerCode
+	block *nativeproto.Block
+}
+
+// recv reads packets until one the caller must see: Data, Totals, Extremes (with their block),
+// EndOfStream, or an Exception (returned as *Exception). Progress, logs, profile packets and
+// table descriptions are consumed here.
+func (c *conn) recv(reuse *nativeproto.Block) (event, error) {
+	var scratch *nativeproto.Block
+	for {
+		c.readDeadline()
+		code, err := c.pr.ReadCode()
+		if err != nil {
+			return event{}, err
+		}
+		switch code {
+		case nativeproto.ServerCodeData:
+			_, b, err := c.pr.ReadBlock(reuse)
+			if err != nil {
+				return event{}, err
+			}
+			return event{code: code, block: b}, nil
+		case nativeproto.ServerCodeTotals, nativeproto.ServerCodeExtremes:
+			_, b, err := c.pr.ReadBlock(scratch)
+			if err != nil {
+				return event{}, err
+			}
+			return event{code: code, block: b}, nil
+		case nativeproto.ServerCodeEndOfStream:
+			if err := c.awaitPong(); err != nil {
+				return event{}, err
+			}
+			return event{code: code}, nil
+		case nativeproto.ServerCodeException:
+			ex, err := c.pr.ReadException()
+			if err != nil {
+				return event{}, err
+			}
+			if err := c.awaitPong(); err != nil {
+				return event{}, err
+			}
+			return event{code: code}, fromWire(ex)
+		case nativeproto.ServerCodePong:
+			if !c.pendingPong {
+				return event{}, &nativeproto.UnexpectedPacketError{Code: code, Want: "a query result"}
+			}
+			c.pendingPong = false
+		case nativeproto.ServerCodeTimezoneUpdate:
+			tz, err := c.pr.ReadTimezoneUpdate()
+			if err != nil {
+				return event{}, err
+			}
+			if loc, err := time.LoadLocation(tz); err == nil {
+				c.loc = loc
+			}
+		case nativeproto.ServerCodeHello, nativeproto.ServerCodeSSHChallenge,
+			nativeproto.ServerCodeReadTaskRequest:
+			return event{}, &nativeproto.UnexpectedPacketError{Code: code, Want: "a query result"}
+		default:
+			if err := c.pr.SkipPacket(code); err != nil {
+				return event{}, err
+			}
+		}
+	}
+}
+
+// revEagerExternalTables is the server revision from which chnative ends a query's external
+// tables with an empty Data block; older servers (such as 18.16, revision 54412) read them
+// only after parsing the query, and get a Ping instead.
+const revEagerExternalTables = nativeproto.RevSettingsAsStrings
+
+// awaitPong reads the Pong that answers the Ping sent after a query to an old server, when the
+// query ended before the server read it.
+func (c *conn) awaitPong() error {
+	for c.pendingPong {
+		code, err := c.pr.ReadCode()
+		if err != nil {
+			return err
+		}
+		if code == nativeproto.ServerCodePong {
+			c.pendingPong = false
+			return nil
+		}
+		if err := c.pr.SkipPacket(code); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fail classifies an error that happened while talking to the server: a server Exception leaves
+// the connection usable; a context error triggers cancel-and-drain; anything else breaks it.
+func (c *conn) fail(ctx context.Context, fired bool, err error) error {
+	var ex *Exception
+	if errors.As(err, &ex) {
+		return err
+	}
+	if fired || ctx.Err() != nil {
+		c.cancelAndDrain()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return context.Canceled
+	}
+	c.markBad()
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return &ProtocolError{Op: "read", Err: err}
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return &ProtocolError{Op: "read", Err: fmt.Errorf("server closed the connection: %w", err)}
+	}
+	return &ProtocolError{Op: "conversation", Err: err}
+}
+
+// cancelAndDrain sends Cancel and reads until the query ends, within drainTimeout; otherwise the
+// connection is marked bad.
+func (c *conn) cancelAndDrain() {
+	if c.bad {
+		return
+	}
+	deadline := time.Now().Add(drainTimeout)
+	_ = c.nc.SetDeadline(deadline)
+	defer func() { _ = c.nc.SetDeadline(time.Time{}) }()
+	c.pw.Reset()
+	c.pw.WriteCancel()
+	if err := c.pw.Flush(c.nc); err != nil {
+		c.markBad()
+		return
+	}
+	var scratch *nativeproto.Block
+	for {
+		code, err := c.pr.ReadCode()
+		if err != nil {
+			c.markBad()
+			return
+		}
+		switch code {
+		case nativeproto.ServerCodeEndOfStream:
+			if c.awaitPong() != nil {
+				c.markBad()
+			}
+			return
+		case nativeproto.ServerCodeException:
+			if _, err := c.pr.ReadException(); err != nil || c.awaitPong() != nil {
+				c.markBad()
+			}
+			return
+		case nativeproto.ServerCodePong:
+			c.pendingPong = false
+		case nativeproto.ServerCodeData, nativeproto.ServerCodeTotals, nativeproto.ServerCodeExtremes:
+			if _, scratch, err = c.pr.ReadBlock(scratch); err != nil {
+				c.markBad()
+				return
+			}
+		default:
+			if err := c.pr.SkipPacket(code); err != nil {
+				c.markBad()
+				return
+			}
+		}
+	}
+}
+
+func (c *conn) markBad() {
+	c.bad = true
+	_ = c.nc.Close()
+}
+
+// begin checks that the connection can start a new query.
+func (c *conn) begin() error {
+	if c.closed {
+		return driver.ErrBadConn
+	}
+	if c.bad {
+		return driver.ErrBadConn
+	}
+	if c.insert != nil {
+		if err := c.insert.finish(context.Background()); err != nil {
+			return err
+		}
+	}
+	if c.busy {
+		return ErrConnBusy
+	}
+	return nil
+}
+
+// Ping sends Ping and waits for Pong.
+func (c *conn) Ping(ctx context.Context) error {
+	if err := c.begin(); err != nil {
+		return err
+	}
+	fired := c.watch(ctx)
+	c.pw.WritePing()
+	if err := c.flush(); err != nil {
+		f := fired()
+		c.markBad()
+		if f {
+			return ctx.Err()
+		}
+		return driver.ErrBadConn
+	}
+	for {
+		c.readDeadline()
+		code, err := c.pr.ReadCode()
+		if err == nil && code == nativeproto.ServerCodePong {
+			fired()
+			return nil
+		}
+		if err == nil && code == nativeproto.ServerCodeProgress {
+			if err = c.pr.SkipPacket(code); err == nil {
+				continue
+			}
+		}
+		f := fired()
+		c.markBad()
+		if f {
+			return ctx.Err()
+		}
+		if err == nil {
+			err = &nativeproto.UnexpectedPacketError{Code: code, Want: "Pong"}
+		}
+		return &ProtocolError{Op: "ping", Err: err}
+	}
+}
+
+// Close closes the connection.
+func (c *conn) Close() error {
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	return c.nc.Close()
+}
+
+// ResetSession keeps only connections that are idle and in sync.
+func (c *conn) ResetSession(ctx context.Context) error {
+	if c.bad || c.closed {
+		return driver.ErrBadConn
+	}
+	if c.insert != nil {
+		c.insert.abort()
+	}
+	if c.busy || c.bad {
+		return driver.ErrBadConn
+	}
+	return nil
+}
+
+// IsValid reports whether the connection may go back to the pool.
+func (c *conn) IsValid() bool { return !c.bad && !c.closed && !c.busy }
+
+// CheckNamedValue accepts every argument as it is: the binder and the columns convert them.
+func (c *conn) CheckNamedValue(nv *driver.NamedValue) error { return nil }
+
+// Prepare prepares a statement.
+func (c *conn) Prepare(query string) (driver.Stmt, error) {
+	return c.PrepareContext(context.Background(), query)
+}
+
+// Begin starts a transaction (see BeginTx).
+func (c *conn) Begin() (driver.Tx, error) {
+	return c.BeginTx(context.Background(), driver.TxOptions{})
+}
+
+// BeginTx starts a "transaction": ClickHouse has none, so it only scopes batched prepared inserts,
+// which Commit sends and Rollback cancels.
+func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	if err := c.begin(); err != nil {
+		return nil, err
+	}
+	c.inTx = true
+	return &tx{c: c}, nil
+}
+
+type tx struct {
+	c    *conn
+	done bool
+}
+
+// Commit sends the rows of the open insert and finishes it.
+func (t *tx) Commit() error {
+	if t.done {
+		return ErrClosed
+	}
+	t.done = true
+	t.c.inTx = false
+	if t.c.insert != nil {
+		return t.c.insert.finish(context.Background())
+	}
+	return nil
+}
+
+// Rollback cancels the open insert: rows not yet sent are dropped.
+func (t *tx) Rollback() error {
+	if t.done {
+		return ErrClosed
+	}
+	t.done = true
+	t.c.inTx = false
+	if t.c.insert != nil {
+		t.c.insert.abort()
+	}
+	if t.c.bad {
+		return driver.ErrBadConn
+	}
+	return nil
+}
+
+// isInsert reports whether query is an INSERT statement (after comments and white space).
+func isInsert(query string) bool {
+	q := skipSpaceAndComments(query)
+	return len(q) >= 6 && strings.EqualFold(q[:6], "INSERT")
+}
+
+func skipSpaceAndComments(q string) string {
+	for {
+		q = strings.TrimLeft(q, " \t\r\n")
+		switch {
+		case strings.HasPrefix(q, "--"), strings.HasPrefix(q, "#"):
+			i := strings.IndexByte(q, '\n')
+			if i < 0 {
+				return ""
+			}
+			q = q[i+1:]
+		case strings.HasPrefix(q, "/*"):
+			i := strings.Index(q, "*/")
+			if i < 0 {
+				return ""
+			}
+			q = q[i+2:]
+		default:
+			return q
+		}
+	}
+}

@@ -1,0 +1,202 @@
+// Package chnative is a database/sql driver for ClickHouse that speaks the native TCP protocol on a
+// columnar core.
+//
+// Open it with database/sql:
+//
+//	db, err := sql.Open("chnative", "clickhouse://default@127.0.0.1:9000/default?compress=lz4")
+//
+// or build a Connector from a [dsn.Config] with [NewConnector] and sql.OpenDB.
+//
+// # Batched inserts
+//
+// Inside a transaction, Prepare("INSERT INTO t [(cols)] [VALUES]") starts the insert and takes the
+// table's header from the server; each Exec appends one row straight into typed columns; a block is
+// sent every max_block_size rows; Commit sends the rest. Rollback cancels the insert and sends
+// nothing that was still buffered. ClickHouse has no transactions: blocks already sent stay.
+//
+// # The Batch extension
+//
+// Typed columns without boxing are reached through sql.Conn.Raw:
+//
+//	err := sqlConn.Raw(func(dc any) error {
+//		c := dc.(chnative.Conn)
+//		b, err := c.PrepareBatch(ctx, "INSERT INTO t (id, name)")
+//		...
+//		b.Column(0).(*columns.UInt64).Append(1)
+//		...
+//		return b.Send()
+//	})
+//
+// QueryBlocks reads a result one block of typed columns at a time.
+package chnative
+
+import (
+	"context"
+	"crypto/tls"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"sync/atomic"
+	"time"
+
+	"github.com/chnative/chnative/dsn"
+)
+
+// DriverName is the name chnative registers with database/sql.
+const DriverName = "chnative"
+
+func init() { sql.Register(DriverName, &Driver{}) }
+
+// Register registers chnative with database/sql under another name, for tools that hard-code a
+// driver name such as "clickhouse" (only when no other driver took that name: database/sql panics
+// on a duplicate).
+func Register(name string) { sql.Register(name, &Driver{}) }
+
+// Driver is the database/sql driver.
+type Driver struct{}
+
+// Open opens one connection for the DSN (database/sql calls OpenConnector instead).
+func (d *Driver) Open(name string) (driver.Conn, error) {
+	c, err := d.OpenConnector(name)
+	if err != nil {
+		return nil, err
+	}
+	return c.Connect(context.Background())
+}
+
+// OpenConnector parses the DSN once and returns a Connector.
+func (d *Driver) OpenConnector(name string) (driver.Connector, error) {
+	cfg, err := dsn.Parse(name)
+	if err != nil {
+		return nil, err
+	}
+	return NewConnector(cfg)
+}
+
+// Connector opens connections for one configuration.
+type Connector struct {
+	cfg  *dsn.Config
+	next atomic.Uint64 // round robin position
+	// TLS, when set, is used for secure connections instead of one built from the DSN.
+	TLS *tls.Config
+	// Dialer dials the TCP connection; nil uses a net.Dialer with the DSN's dial timeout.
+	Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
+}
+
+// NewConnector returns a Connector for cfg (which it copies).
+func NewConnector(cfg *dsn.Config) (driver.Connector, error) {
+	if cfg == nil {
+		cfg = dsn.NewConfig()
+	}
+	cfg = cfg.Clone()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Connector{cfg: cfg}, nil
+}
+
+// Driver returns the chnative Driver.
+func (c *Connector) Driver() driver.Driver { return &Driver{} }
+
+// Config returns a copy of the connector's configuration.
+func (c *Connector) Config() *dsn.Config { return c.cfg.Clone() }
+
+// Connect opens a connection, trying the configured addresses in the order the
+// connection_open_strategy says and failing over on dial errors.
+func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
+	addrs := c.cfg.Addrs
+	if len(addrs) == 0 {
+		addrs = []string{fmt.Sprintf("%s:%d", dsn.DefaultHost, dsn.DefaultPort)}
+	}
+	start := 0
+	switch c.cfg.ConnOpenStrategy {
+	case dsn.ConnOpenRoundRobin:
+		start = int((c.next.Add(1) - 1) % uint64(len(addrs)))
+	case dsn.ConnOpenRandom:
+		start = rand.IntN(len(addrs))
+	}
+	var errs []error
+	for i := range addrs {
+		addr := addrs[(start+i)%len(addrs)]
+		cn, err := c.dial(ctx, addr)
+		if err == nil {
+			return cn, nil
+		}
+		var ex *Exception
+		if errors.As(err, &ex) {
+			return nil, err // the server answered: another host would answer the same
+		}
+		errs = append(errs, err)
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, errors.Join(errs...)
+}
+
+func (c *Connector) dial(ctx context.Context, addr string) (*conn, error) {
+	dctx := ctx
+	if c.cfg.DialTimeout > 0 {
+		var cancel context.CancelFunc
+		dctx, cancel = context.WithTimeout(ctx, c.cfg.DialTimeout)
+		defer cancel()
+	}
+	var nc net.Conn
+	var err error
+	if c.Dialer != nil {
+		nc, err = c.Dialer(dctx, "tcp", addr)
+	} else {
+		var d net.Dialer
+		nc, err = d.DialContext(dctx, "tcp", addr)
+	}
+	if err != nil {
+		return nil, &DialError{Addr: addr, Err: err}
+	}
+	if c.cfg.Secure {
+		tc := c.TLS
+		if tc == nil {
+			host, _, _ := net.SplitHostPort(addr)
+			tc = &tls.Config{ServerName: host, InsecureSkipVerify: c.cfg.SkipVerify} //nolint:gosec // the caller asked for skip_verify
+		}
+		tlsConn := tls.Client(nc, tc)
+		if err := tlsConn.HandshakeContext(dctx); err != nil {
+			nc.Close()
+			return nil, &DialError{Addr: addr, Err: err}
+		}
+		nc = tlsConn
+	}
+	cn := newConn(c.cfg, nc, addr)
+	if dl, ok := dctx.Deadline(); ok {
+		_ = nc.SetDeadline(dl)
+	}
+	stop := context.AfterFunc(dctx, func() { _ = nc.SetDeadline(time.Unix(1, 0)) })
+	err = cn.handshake()
+	stop()
+	_ = nc.SetDeadline(time.Time{})
+	if err != nil {
+		nc.Close()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		var ex *Exception
+		if errors.As(err, &ex) {
+			return nil, err
+		}
+		return nil, &DialError{Addr: addr, Err: err}
+	}
+	return cn, nil
+}
+
+// DialError reports a failure to open a connection to one address: the TCP dial, TLS or the
+// handshake.
+type DialError struct {
+	Addr string
+	Err  error
+}
+
+func (e *DialError) Error() string { return "chnative: connecting to " + e.Addr + ": " + e.Err.Error() }
+
+func (e *DialError) Unwrap() error { return e.Err }

@@ -1,0 +1,81 @@
+package dsn
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// Error is the error type returned by [Parse] and [Config.Validate].
+//
+// Key names the part of the DSN that is wrong: a query key such as
+// "dial_timeout", or one of "dsn" (the string as a whole), "scheme", "user",
+// "password", "host", "port", "database", "query" (the query string syntax) or
+// "setting" (a bad setting name). Value is the offending text as written, or
+// empty when showing it could reveal a secret: it is never set for the
+// password, and no part of an Error ever contains the password.
+type Error struct {
+	Key   string
+	Value string
+	Err   error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("dsn: invalid ")
+	if e.Key != "" {
+		b.WriteString(e.Key)
+	} else {
+		b.WriteString("DSN")
+	}
+	if e.Value != "" {
+		b.WriteByte(' ')
+		b.WriteString(strconv.Quote(e.Value))
+	}
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns e.Err.
+func (e *Error) Unwrap() error { return e.Err }
+
+// The messages below never include input text, so wrapping them is safe.
+var (
+	errControlChar     = errors.New("contains a control character")
+	errScheme          = errors.New("unsupported scheme (want clickhouse:// or tcp://)")
+	errEscape          = errors.New("malformed percent-encoding")
+	errEmptyHost       = errors.New("empty host name")
+	errHostChars       = errors.New("host name may only contain letters, digits, '-', '.', '_' (use [..] for IPv6)")
+	errBadIPv6         = errors.New("not an IPv6 address")
+	errIPv6Brackets    = errors.New("an IPv6 address must be enclosed in brackets, e.g. [::1]:9000")
+	errBracket         = errors.New("missing ']' after IPv6 address")
+	errAfterBracket    = errors.New("unexpected text after ']' (want :port)")
+	errAddrForm        = errors.New("want host:port")
+	errEmptyUser       = errors.New("empty user name (the server's default user is \"default\")")
+	errNoAddrs         = errors.New("no server address")
+	errPort            = errors.New("port must be a number from 1 to 65535")
+	errPathSegments    = errors.New("database must be a single path segment (percent-encode '/' as %2F)")
+	errPathAt          = errors.New("raw '@' in the database name (percent-encode it as %40; if it belongs to the password, percent-encode '/' and '?' in the password)")
+	errConflict        = errors.New("given twice with different values (in the URL and in the query)")
+	errDuplicate       = errors.New("key given more than once")
+	errEmptyKey        = errors.New("empty query key")
+	errSettingName     = errors.New("setting names may only contain letters, digits and '_', and must not start with a digit")
+	errReservedSetting = errors.New("is a driver option, not a setting; set the Config field instead")
+	errDuration        = errors.New("want a Go duration such as 5s or 1m30s, or a whole number of seconds")
+	errNegative        = errors.New("must not be negative")
+	errBool            = errors.New("want true or false (also 1, 0, t, f)")
+	errInt             = errors.New("want an integer")
+	errNotPositive     = errors.New("must be greater than zero")
+)
+
+// errRedacted wraps an error whose details were hidden; see redact.
+type errRedacted struct{ err error }
+
+func (e errRedacted) Error() string {
+	return e.err.Error() + " (details hidden: the DSN has '@' after the host list, so part of a password may have ended up here; percent-encode '/', '?' and '@' in the user name and password)"
+}
+
+func (e errRedacted) Unwrap() error { return e.err }

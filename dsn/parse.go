@@ -1,0 +1,489 @@
+package dsn
+
+import (
+	"math"
+	"net"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Query keys understood by the driver. Every other key is a server setting.
+const (
+	KeyDialTimeout      = "dial_timeout"
+	KeyReadTimeout      = "read_timeout"
+	KeyCompress         = "compress"
+	KeyCompressLevel    = "compress_level"
+	KeySecure           = "secure"
+	KeySkipVerify       = "skip_verify"
+	KeyConnOpenStrategy = "connection_open_strategy"
+	KeyMaxBlockSize     = "max_block_size"
+	KeyClientName       = "client_name"
+	KeyQuotaKey         = "quota_key"
+	KeyDebug            = "debug"
+
+	// Accepted in the query for clickhouse-go's tcp:// form; FormatDSN puts
+	// them in the URL instead.
+	KeyDatabase = "database"
+	KeyUsername = "username"
+	KeyPassword = "password"
+)
+
+// isReservedKey reports whether k is a driver key and so cannot be a setting.
+func isReservedKey(k string) bool {
+	switch k {
+	case KeyDialTimeout, KeyReadTimeout, KeyCompress, KeyCompressLevel,
+		KeySecure, KeySkipVerify, KeyConnOpenStrategy, KeyMaxBlockSize,
+		KeyClientName, KeyQuotaKey, KeyDebug,
+		KeyDatabase, KeyUsername, KeyPassword:
+		return true
+	}
+	return false
+}
+
+// isStaticKey reports whether k is safe to show in a redacted error.
+func isStaticKey(k string) bool {
+	switch k {
+	case "dsn", "scheme", "user", "host", "port", "query", "setting":
+		return true
+	}
+	return isReservedKey(k)
+}
+
+// Parse parses a DSN. Accepted forms:
+//
+//	clickhouse://user:password@host1:9000,host2:9000/database?key=value&...
+//	tcp://host1:9000?username=user&password=secret&database=db&key=value
+//	host:port[/database][?key=value...]        (no scheme: clickhouse:// is assumed)
+//	""                                         (all defaults, same as NewConfig)
+//
+// User name, password and database are percent-decoded, query keys and values
+// are decoded as in an HTML form (so '+' is a space). See the package
+// documentation for the keys. Errors are of type *Error and never contain the
+// password.
+func Parse(s string) (*Config, error) {
+	var p parser
+	c, err := p.parse(s)
+	if err != nil {
+		if e, ok := err.(*Error); ok && p.redact {
+			e.Value = ""
+			if !isStaticKey(e.Key) {
+				e.Key = "query"
+			}
+			e.Err = errRedacted{e.Err}
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+type parser struct {
+	// redact is set when '@' occurs after the authority. That is what a
+	// password with an unencoded '/' or '?' looks like, and then pieces of
+	// the password may sit anywhere, so error values are dropped.
+	redact bool
+}
+
+type hostPort struct {
+	host, port string // port "" means default
+}
+
+func (p *parser) parse(s string) (*Config, error) {
+	s = strings.TrimSpace(s)
+	c := NewConfig()
+	if s == "" {
+		return c, nil
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			return nil, &Error{Key: "dsn", Err: errControlChar}
+		}
+	}
+
+	rest := s
+	if i := strings.Index(s, "://"); i >= 0 && validScheme(s[:i]) {
+		switch scheme := strings.ToLower(s[:i]); scheme {
+		case "clickhouse", "tcp":
+		default:
+			return nil, &Error{Key: "scheme", Value: s[:i], Err: errScheme}
+		}
+		rest = s[i+3:]
+	}
+
+	authority, after := rest, ""
+	if i := strings.IndexAny(rest, "/?"); i >= 0 {
+		authority, after = rest[:i], rest[i:]
+	}
+	p.redact = strings.Contains(after, "@")
+
+	path, query := after, ""
+	if i := strings.IndexByte(after, '?'); i >= 0 {
+		path, query = after[:i], after[i+1:]
+	}
+
+	// User info. The last '@' separates it from the hosts, so a raw '@' in
+	// the password still works; the first ':' separates user and password.
+	var urlUser, urlPassword string
+	hostList := authority
+	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
+		userinfo := authority[:at]
+		hostList = authority[at+1:]
+		rawUser, rawPass, _ := strings.Cut(userinfo, ":")
+		var err error
+		if urlUser, err = url.PathUnescape(rawUser); err != nil {
+			return nil, &Error{Key: "user", Value: rawUser, Err: errEscape}
+		}
+		if urlPassword, err = url.PathUnescape(rawPass); err != nil {
+			return nil, &Error{Key: KeyPassword, Err: errEscape}
+		}
+	}
+
+	var hosts []hostPort
+	if hostList != "" {
+		for _, h := range strings.Split(hostList, ",") {
+			hp, err := parseHost(h)
+			if err != nil {
+				return nil, err
+			}
+			hosts = append(hosts, hp)
+		}
+	}
+
+	// Database from the path.
+	var pathDB string
+	if path != "" { // starts with '/'
+		raw := path[1:]
+		if strings.IndexByte(raw, '/') >= 0 {
+			return nil, &Error{Key: KeyDatabase, Value: raw, Err: errPathSegments}
+		}
+		if strings.IndexByte(raw, '@') >= 0 {
+			return nil, &Error{Key: KeyDatabase, Err: errPathAt}
+		}
+		var err error
+		if pathDB, err = url.PathUnescape(raw); err != nil {
+			return nil, &Error{Key: KeyDatabase, Value: raw, Err: errEscape}
+		}
+	}
+
+	q, err := parseQuery(c, query)
+	if err != nil {
+		return nil, err
+	}
+
+	// Merge URL parts with the tcp:// style query keys.
+	if c.User, err = merge(KeyUsername, urlUser, q.user, c.User, false); err != nil {
+		return nil, err
+	}
+	if c.Password, err = merge(KeyPassword, urlPassword, q.password, "", true); err != nil {
+		return nil, err
+	}
+	if c.Database, err = merge(KeyDatabase, pathDB, q.database, "", false); err != nil {
+		return nil, err
+	}
+
+	defPort := strconv.Itoa(DefaultPort)
+	if c.Secure {
+		defPort = strconv.Itoa(DefaultSecurePort)
+	}
+	if len(hosts) == 0 {
+		hosts = []hostPort{{host: DefaultHost}}
+	}
+	c.Addrs = make([]string, len(hosts))
+	for i, hp := range hosts {
+		port := hp.port
+		if port == "" {
+			port = defPort
+		}
+		c.Addrs[i] = net.JoinHostPort(hp.host, port)
+	}
+	return c, nil
+}
+
+// merge combines a value from the URL (user info or path) with the same value
+// from the query; both may be given only if they agree.
+func merge(key, fromURL, fromQuery, def string, secret bool) (string, error) {
+	switch {
+	case fromURL != "" && fromQuery != "" && fromURL != fromQuery:
+		e := &Error{Key: key, Err: errConflict}
+		if !secret {
+			e.Value = fromQuery
+		}
+		return "", e
+	case fromURL != "":
+		return fromURL, nil
+	case fromQuery != "":
+		return fromQuery, nil
+	}
+	return def, nil
+}
+
+type queryUserInfo struct {
+	user, password, database string
+}
+
+// parseQuery applies the query string to c. Its own splitter is used rather
+// than url.ParseQuery so that no error can echo a password.
+func parseQuery(c *Config, query string) (queryUserInfo, error) {
+	var q queryUserInfo
+	seen := make(map[string]bool)
+	for part := range strings.SplitSeq(query, "&") {
+		if part == "" {
+			continue
+		}
+		rawKey, rawVal, _ := strings.Cut(part, "=")
+		key, err := url.QueryUnescape(rawKey)
+		if err != nil {
+			return q, &Error{Key: "query", Err: errEscape}
+		}
+		if key == "" {
+			return q, &Error{Key: "query", Err: errEmptyKey}
+		}
+		if !validSettingName(key) {
+			return q, &Error{Key: "setting", Value: key, Err: errSettingName}
+		}
+		if seen[key] {
+			return q, &Error{Key: key, Err: errDuplicate}
+		}
+		seen[key] = true
+		val, err := url.QueryUnescape(rawVal)
+		if err != nil {
+			e := &Error{Key: key, Err: errEscape}
+			if key != KeyPassword {
+				e.Value = rawVal
+			}
+			return q, e
+		}
+		if err := applyKey(c, &q, key, val); err != nil {
+			return q, err
+		}
+	}
+	return q, nil
+}
+
+func applyKey(c *Config, q *queryUserInfo, key, val string) error {
+	bad := func(e error) error { return &Error{Key: key, Value: val, Err: e} }
+	var err error
+	switch key {
+	case KeyDialTimeout:
+		c.DialTimeout, err = parseDuration(val)
+	case KeyReadTimeout:
+		c.ReadTimeout, err = parseDuration(val)
+	case KeyCompress:
+		c.Compress, err = parseCompressArg(val)
+	case KeyCompressLevel:
+		c.CompressLevel, err = parseInt(val)
+	case KeySecure:
+		c.Secure, err = parseBool(val)
+	case KeySkipVerify:
+		c.SkipVerify, err = parseBool(val)
+	case KeyDebug:
+		c.Debug, err = parseBool(val)
+	case KeyConnOpenStrategy:
+		c.ConnOpenStrategy, err = ParseConnOpenStrategy(val)
+	case KeyMaxBlockSize:
+		c.MaxBlockSize, err = parseInt(val)
+		if err == nil && c.MaxBlockSize <= 0 {
+			err = errNotPositive
+		}
+	case KeyClientName:
+		c.ClientName = val
+	case KeyQuotaKey:
+		c.QuotaKey = val
+	case KeyUsername:
+		q.user = val
+	case KeyPassword:
+		q.password = val
+	case KeyDatabase:
+		q.database = val
+	default:
+		if c.Settings == nil {
+			c.Settings = make(map[string]string)
+		}
+		c.Settings[key] = val
+	}
+	if err != nil {
+		return bad(err)
+	}
+	return nil
+}
+
+// parseHost parses one element of the host list: host, host:port, [v6] or
+// [v6]:port. An IPv6 zone is written %25zone (RFC 6874); a raw %zone is
+// accepted when it does not start with "25".
+func parseHost(h string) (hostPort, error) {
+	if h == "" {
+		return hostPort{}, &Error{Key: "host", Err: errEmptyHost}
+	}
+	var hp hostPort
+	var port string
+	var hasPort bool
+	if h[0] == '[' {
+		end := strings.IndexByte(h, ']')
+		if end < 0 {
+			return hp, &Error{Key: "host", Value: h, Err: errBracket}
+		}
+		inner, tail := h[1:end], h[end+1:]
+		if tail != "" {
+			if tail[0] != ':' {
+				return hp, &Error{Key: "host", Value: h, Err: errAfterBracket}
+			}
+			port, hasPort = tail[1:], true
+		}
+		addr := inner
+		if i := strings.IndexByte(inner, '%'); i >= 0 {
+			zone := inner[i+1:]
+			if strings.HasPrefix(zone, "25") {
+				z, err := url.PathUnescape(zone[2:])
+				if err != nil {
+					return hp, &Error{Key: "host", Value: h, Err: errEscape}
+				}
+				zone = z
+			}
+			addr = inner[:i] + "%" + zone
+		}
+		ip, err := netip.ParseAddr(addr)
+		if err != nil || !ip.Is6() {
+			return hp, &Error{Key: "host", Value: h, Err: errBadIPv6}
+		}
+		hp.host = addr
+	} else {
+		if strings.Count(h, ":") > 1 {
+			return hp, &Error{Key: "host", Value: h, Err: errIPv6Brackets}
+		}
+		hp.host, port, hasPort = strings.Cut(h, ":")
+		if hp.host == "" {
+			return hp, &Error{Key: "host", Value: h, Err: errEmptyHost}
+		}
+		if !validHostname(hp.host) {
+			return hp, &Error{Key: "host", Value: h, Err: errHostChars}
+		}
+	}
+	if hasPort && port != "" { // "host:" means the default port, as in net/url
+		n, err := parsePort(port)
+		if err != nil {
+			return hp, &Error{Key: "port", Value: port, Err: err}
+		}
+		hp.port = strconv.Itoa(n)
+	}
+	return hp, nil
+}
+
+func parsePort(s string) (int, error) {
+	n, err := strconv.ParseUint(s, 10, 16)
+	if err != nil || n == 0 {
+		return 0, errPort
+	}
+	return int(n), nil
+}
+
+// validHostname accepts DNS names and IPv4 addresses: ASCII letters, digits,
+// '-', '.', '_', plus UTF-8 for internationalized names.
+func validHostname(h string) bool {
+	if h == "" || !utf8.ValidString(h) {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		b := h[i]
+		switch {
+		case 'a' <= b && b <= 'z', 'A' <= b && b <= 'Z', '0' <= b && b <= '9',
+			b == '-', b == '.', b == '_', b >= 0x80:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// validScheme follows RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
+func validScheme(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		switch {
+		case 'a' <= b && b <= 'z', 'A' <= b && b <= 'Z':
+		case i > 0 && ('0' <= b && b <= '9' || b == '+' || b == '-' || b == '.'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// validSettingName accepts ClickHouse identifiers: [A-Za-z_][A-Za-z0-9_]*.
+func validSettingName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		switch {
+		case 'a' <= b && b <= 'z', 'A' <= b && b <= 'Z', b == '_':
+		case i > 0 && '0' <= b && b <= '9':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// parseDuration accepts a Go duration ("5s", "1m30s") or whole seconds ("30").
+func parseDuration(s string) (time.Duration, error) {
+	if s != "" && strings.Trim(s, "0123456789") == "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n > math.MaxInt64/int64(time.Second) {
+			return 0, errDuration
+		}
+		return time.Duration(n) * time.Second, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, errDuration
+	}
+	if d < 0 {
+		return 0, errNegative
+	}
+	return d, nil
+}
+
+// parseBool is strconv.ParseBool, with an empty value ("?secure") meaning true.
+func parseBool(s string) (bool, error) {
+	if s == "" {
+		return true, nil
+	}
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return false, errBool
+	}
+	return b, nil
+}
+
+func parseInt(s string) (int, error) {
+	n, err := strconv.ParseInt(s, 10, 32)
+	if err != nil {
+		return 0, errInt
+	}
+	return int(n), nil
+}
+
+// parseCompressArg accepts a codec name or, like clickhouse-go, a boolean
+// (true means lz4). An empty value ("?compress") means lz4.
+func parseCompressArg(s string) (Compression, error) {
+	if c, err := ParseCompression(s); err == nil {
+		return c, nil
+	}
+	if s == "" {
+		return CompressionLZ4, nil
+	}
+	if b, err := strconv.ParseBool(s); err == nil {
+		if b {
+			return CompressionLZ4, nil
+		}
+		return CompressionNone, nil
+	}
+	return 0, errUnknownCompression
+}

@@ -1,0 +1,202 @@
+package chnative
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/chnative/chnative/nativeproto"
+)
+
+// insertState is an open native INSERT: the server has sent the table header and waits for data
+// blocks. Rows are appended into typed columns and sent every maxRows rows.
+type insertState struct {
+	c       *conn
+	query   string
+	block   *nativeproto.Block
+	maxRows int
+	sent    int
+	done    bool
+}
+
+var valuesTail = regexp.MustCompile(`(?is)\bVALUES\b.*$`)
+var formatClause = regexp.MustCompile(`(?is)\bFORMAT\s+\w+\s*$`)
+
+// insertBody turns "INSERT INTO t [(cols)] [VALUES (?, ...)]" into the query text the server
+// expects before native data: everything up to and including VALUES.
+func insertBody(query string) string {
+	q := strings.TrimSpace(query)
+	q = strings.TrimRight(q, "; \t\r\n")
+	if loc := valuesTail.FindStringIndex(q); loc != nil {
+		return q[:loc[0]] + "VALUES"
+	}
+	if formatClause.MatchString(q) {
+		return q
+	}
+	return q + " VALUES"
+}
+
+// openInsert sends the INSERT and reads the header block the server answers with.
+func (c *conn) openInsert(ctx context.Context, query string) (*insertState, error) {
+	if err := c.begin(); err != nil {
+		return nil, err
+	}
+	stop := c.watch(ctx)
+	if _, err := c.sendQuery(insertBody(query), optionsFrom(ctx, nil)); err != nil {
+		stop()
+		return nil, err
+	}
+	if err := c.flush(); err != nil {
+		fired := stop()
+		c.markBad()
+		if fired {
+			return nil, ctx.Err()
+		}
+		return nil, errBadConnNoWrite
+	}
+	c.busy = true
+	for {
+		ev, err := c.recv(nil)
+		if err != nil {
+			c.busy = false
+			return nil, c.fail(ctx, stop(), err)
+		}
+		switch ev.code {
+		case nativeproto.ServerCodeData:
+			stop()
+			if ev.block.NumColumns() == 0 {
+				c.cancelAndDrain()
+				c.busy = false
+				return nil, fmt.Errorf("chnative: the server sent no columns for %q: name the columns or use VALUES", query)
+			}
+			ins := &insertState{c: c, query: query, block: ev.block, maxRows: c.cfg.MaxBlockSize}
+			if ins.maxRows <= 0 {
+				ins.maxRows = 1_000_000
+			}
+			c.insert = ins
+			return ins, nil
+		case nativeproto.ServerCodeEndOfStream:
+			stop()
+			c.busy = false
+			return nil, fmt.Errorf("chnative: %q is not an INSERT waiting for data", query)
+		}
+	}
+}
+
+// errBadConnNoWrite is driver.ErrBadConn: nothing was written, so database/sql may retry.
+var errBadConnNoWrite = driver.ErrBadConn
+
+// append adds one row. A value that does not convert fails this row only: the columns keep the
+// rows appended before it.
+func (ins *insertState) append(vals []any) error {
+	if ins.done {
+		return ErrClosed
+	}
+	b := ins.block
+	if len(vals) != b.NumColumns() {
+		return fmt.Errorf("chnative: insert into %d columns got %d values", b.NumColumns(), len(vals))
+	}
+	n := b.Rows()
+	for i, v := range vals {
+		if err := b.Column(i).AppendValue(v); err != nil {
+			for j := 0; j < i; j++ {
+				b.Column(j).Truncate(n)
+			}
+			return &ColumnError{Column: b.Name(i), Type: b.Type(i), Err: err}
+		}
+	}
+	if b.Rows() >= ins.maxRows {
+		return ins.sendBlock()
+	}
+	return nil
+}
+
+// sendBlock sends the buffered rows as one Data block.
+func (ins *insertState) sendBlock() error {
+	b := ins.block
+	if b.Rows() == 0 {
+		return nil
+	}
+	c := ins.c
+	if err := c.pw.WriteData("", b); err != nil {
+		return err
+	}
+	if err := c.flush(); err != nil {
+		ins.done = true
+		c.insert = nil
+		c.busy = false
+		c.markBad()
+		return &ProtocolError{Op: "insert", Err: err}
+	}
+	ins.sent += b.Rows()
+	for i := 0; i < b.NumColumns(); i++ {
+		b.Column(i).Reset()
+	}
+	return nil
+}
+
+// finish sends the remaining rows and the end of data, and waits for the server to confirm.
+func (ins *insertState) finish(ctx context.Context) error {
+	if ins.done {
+		return nil
+	}
+	c := ins.c
+	if err := ins.sendBlock(); err != nil {
+		return err
+	}
+	ins.done = true
+	c.insert = nil
+	stop := c.watch(ctx)
+	if err := c.pw.WriteEmptyData(); err != nil {
+		stop()
+		c.markBad()
+		c.busy = false
+		return err
+	}
+	if err := c.flush(); err != nil {
+		c.busy = false
+		return c.fail(ctx, stop(), err)
+	}
+	for {
+		ev, err := c.recv(nil)
+		if err != nil {
+			c.busy = false
+			return c.fail(ctx, stop(), err)
+		}
+		if ev.code == nativeproto.ServerCodeEndOfStream {
+			stop()
+			c.busy = false
+			return nil
+		}
+	}
+}
+
+// abort drops the buffered rows and cancels the insert; the connection is drained for reuse.
+func (ins *insertState) abort() {
+	if ins.done {
+		return
+	}
+	ins.done = true
+	c := ins.c
+	c.insert = nil
+	for i := 0; i < ins.block.NumColumns(); i++ {
+		ins.block.Column(i).Reset()
+	}
+	c.cancelAndDrain()
+	c.busy = false
+}
+
+// ColumnError reports a value that one column of an insert could not take.
+type ColumnError struct {
+	Column string
+	Type   string
+	Err    error
+}
+
+func (e *ColumnError) Error() string {
+	return fmt.Sprintf("chnative: column %s (%s): %v", e.Column, e.Type, e.Err)
+}
+
+func (e *ColumnError) Unwrap() error { return e.Err }

@@ -1,0 +1,346 @@
+package nativeproto
+
+import (
+	"io"
+
+	"github.com/chnative/chnative/columns"
+)
+
+// Limits applied when decoding a block header, before anything is allocated for it. Column
+// decoders grow their storage with the data received, so a large row count alone allocates
+// nothing.
+const (
+	MaxBlockColumns    = 1 << 20
+	MaxBlockRows       = 1 << 31
+	MaxColumnNameSize  = 1 << 20
+	MaxColumnTypeSize  = 1 << 20
+	maxOutOfOrderBlock = 1 << 20
+)
+
+// BlockInfo is the block metadata sent before the columns of a protocol block (not in the Native
+// format).
+type BlockInfo struct {
+	Overflows bool  // field 1: the block holds the rows above max_rows_to_group_by (totals_mode)
+	BucketNum int32 // field 2: two-level aggregation bucket, -1 for none
+	// OutOfOrderBuckets is field 3, present at RevOutOfOrderBuckets.
+	OutOfOrderBuckets []int32
+}
+
+// Encode appends the BlockInfo field list for revision rev.
+func (i *BlockInfo) Encode(w *columns.Writer, rev Revision) {
+	w.UVarInt(1)
+	w.Bool(i.Overflows)
+	w.UVarInt(2)
+	w.Int32(i.BucketNum)
+	if rev.Has(RevOutOfOrderBuckets) {
+		w.UVarInt(3)
+		w.UVarInt(uint64(len(i.OutOfOrderBuckets)))
+		for _, b := range i.OutOfOrderBuckets {
+			w.Int32(b)
+		}
+	}
+	w.UVarInt(0)
+}
+
+// Decode reads the BlockInfo field list for revision rev. An unknown field number is an error.
+func (i *BlockInfo) Decode(r *columns.Reader, rev Revision) error {
+	i.Overflows, i.BucketNum, i.OutOfOrderBuckets = false, -1, i.OutOfOrderBuckets[:0]
+	for {
+		field, err := r.UVarInt()
+		if err != nil {
+			return err
+		}
+		switch {
+		case field == 0:
+			return nil
+		case field == 1:
+			if i.Overflows, err = r.Bool(); err != nil {
+				return err
+			}
+		case field == 2:
+			if i.BucketNum, err = r.Int32(); err != nil {
+				return err
+			}
+		case field == 3 && rev.Has(RevOutOfOrderBuckets):
+			n, err := r.Count("out-of-order buckets", maxOutOfOrderBlock)
+			if err != nil {
+				return err
+			}
+			for range n {
+				b, err := r.Int32()
+				if err != nil {
+					return err
+				}
+				i.OutOfOrderBuckets = append(i.OutOfOrderBuckets, b)
+			}
+		default:
+			return protoErr("unknown block info field %d", field)
+		}
+	}
+}
+
+// Block is a set of named columns with the same number of rows: the body of Data, Totals,
+// Extremes, Log and ProfileEvents packets, and the unit of the Native format.
+//
+// A Block passed as reuse to a decoder is refilled in place: columns whose name and type match
+// the incoming ones are reused, so steady-state decoding allocates nothing. Column data returned
+// from a reused block is valid only until the next decode into it.
+type Block struct {
+	Info  BlockInfo
+	names []string
+	cols  []columns.Column
+	rows  int // rows of a decoded block; used when it has no columns
+}
+
+// NewBlock returns an empty block with BlockInfo{BucketNum: -1}.
+func NewBlock() *Block { return &Block{Info: BlockInfo{BucketNum: -1}} }
+
+// Rows returns the number of rows: the rows of the first column, or for a block without columns
+// the row count it was decoded with.
+func (b *Block) Rows() int {
+	if len(b.cols) > 0 {
+		return b.cols[0].Rows()
+	}
+	return b.rows
+}
+
+// NumColumns returns the number of columns.
+func (b *Block) NumColumns() int { return len(b.cols) }
+
+// Name returns the name of column i.
+func (b *Block) Name(i int) string { return b.names[i] }
+
+// Type returns the ClickHouse type of column i.
+func (b *Block) Type(i int) string { return b.cols[i].Type() }
+
+// Column returns column i.
+func (b *Block) Column(i int) columns.Column { return b.cols[i] }
+
+// Index returns the index of the first column named name, or -1.
+func (b *Block) Index(name string) int {
+	for i, n := range b.names {
+		if n == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Add appends a column named name.
+func (b *Block) Add(name string, col columns.Column) {
+	b.names = append(b.names, name)
+	b.cols = append(b.cols, col)
+}
+
+// Reset removes all rows from every column, keeping the columns, their names and their memory,
+// so the block can be refilled (for example between INSERT batches).
+func (b *Block) Reset() {
+	for _, c := range b.cols {
+		c.Reset()
+	}
+	b.rows = 0
+}
+
+// Clear removes all columns and resets Info to BlockInfo{BucketNum: -1}.
+func (b *Block) Clear() {
+	clear(b.names)
+	clear(b.cols)
+	b.names, b.cols, b.rows = b.names[:0], b.cols[:0], 0
+	b.Info = BlockInfo{BucketNum: -1, OutOfOrderBuckets: b.Info.OutOfOrderBuckets[:0]}
+}
+
+// ReadBlock decodes a block for revision rev: BlockInfo when withInfo, then the column count, the
+// row count and the columns. Blocks in protocol packets have withInfo; the Native format has not
+// (use revision 0). If reuse is not nil the block is decoded into it and reuse is returned;
+// columns of reuse whose name and type match are reused. New columns are made by columns.New.
+//
+// The end of input before the first byte of the block is io.ErrUnexpectedEOF.
+func ReadBlock(r *columns.Reader, rev Revision, withInfo bool, reuse *Block) (*Block, error) {
+	b, err := readBlock(r, rev, withInfo, reuse, nil)
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return b, err
+}
+
+// readBlock is ReadBlock returning a bare io.EOF when the input ends before the first byte.
+// scratch, if not nil, is reused for reading names and types.
+func readBlock(r *columns.Reader, rev Revision, withInfo bool, reuse *Block, scratch *[]byte) (*Block, error) {
+	b := reuse
+	if b == nil {
+		b = NewBlock()
+	}
+	var buf []byte
+	if scratch != nil {
+		buf = (*scratch)[:0]
+		defer func() { *scratch = buf[:0] }()
+	}
+	first := true
+	if withInfo {
+		if err := b.Info.Decode(r, rev); err != nil {
+			if err == io.EOF {
+				return b, err
+			}
+			return b, wrap(err, "block info")
+		}
+		first = false
+	} else {
+		b.Info = BlockInfo{BucketNum: -1, OutOfOrderBuckets: b.Info.OutOfOrderBuckets[:0]}
+	}
+	ncols, err := r.UVarInt()
+	if err != nil {
+		if err == io.EOF && first {
+			return b, io.EOF
+		}
+		return b, wrap(err, "block column count")
+	}
+	if ncols > MaxBlockColumns {
+		return b, wrap(&columns.LimitError{What: "block columns", Value: ncols, Max: MaxBlockColumns}, "block")
+	}
+	nrows, err := r.Count("block rows", MaxBlockRows)
+	if err != nil {
+		return b, wrap(err, "block row count")
+	}
+	b.rows = nrows
+	old := len(b.cols)
+	n := int(ncols)
+	for i := range n {
+		buf, err = readStringBytes(r, buf, "column name", MaxColumnNameSize)
+		if err != nil {
+			b.truncate(i)
+			return b, wrap(err, "column name")
+		}
+		if i >= old {
+			b.names = append(b.names, string(buf))
+			b.cols = append(b.cols, nil)
+		} else if b.names[i] != string(buf) {
+			b.names[i] = string(buf)
+		}
+		name := b.names[i]
+		buf, err = readStringBytes(r, buf, "column type", MaxColumnTypeSize)
+		if err != nil {
+			b.truncate(i)
+			return b, wrap(err, "column "+name+" type")
+		}
+		// A column of the same type is reused whatever its name: it holds no name.
+		if b.cols[i] == nil || b.cols[i].Type() != string(buf) {
+			col, err := columns.New(string(buf))
+			if err != nil {
+				b.truncate(i)
+				return b, wrap(err, "column "+name)
+			}
+			b.cols[i] = col
+		}
+		col := b.cols[i]
+		if rev.Has(RevCustomSerialization) {
+			custom, err := r.Byte()
+			if err != nil {
+				b.truncate(i + 1)
+				return b, wrap(err, "column "+name+" serialization kind")
+			}
+			if custom != 0 {
+				b.truncate(i + 1)
+				return b, protoErr("column %s: sparse/custom serialization not supported (the client advertises revision %d, below %d)", name, ClientRevision, RevSparseSerialization)
+			}
+		}
+		if nrows == 0 {
+			col.Reset()
+			continue
+		}
+		if err := col.ReadPrefix(r); err != nil {
+			b.truncate(i + 1)
+			return b, wrap(err, "column "+name+" state prefix")
+		}
+		if err := col.Read(r, nrows); err != nil {
+			b.truncate(i + 1)
+			return b, wrap(err, "column "+name+" data")
+		}
+		if col.Rows() != nrows {
+			b.truncate(i + 1)
+			return b, protoErr("column %s decoded %d rows, want %d", name, col.Rows(), nrows)
+		}
+	}
+	b.truncate(n)
+	return b, nil
+}
+
+// truncate keeps the first n columns. After a failed decode the block is left consistent: every
+// remaining column has a name and a column object.
+func (b *Block) truncate(n int) {
+	if n > len(b.cols) {
+		n = len(b.cols)
+	}
+	// A column slot appended in this call but never filled is nil: drop it.
+	for n > 0 && b.cols[n-1] == nil {
+		n--
+	}
+	clear(b.names[n:])
+	clear(b.cols[n:])
+	b.names, b.cols = b.names[:n], b.cols[:n]
+}
+
+// WriteBlock encodes b for revision rev: BlockInfo when withInfo, the counts, and per column its
+// name, type, [RevCustomSerialization] a zero serialization byte and, when the block has rows,
+// the state prefix and data. All columns must have the same number of rows.
+func WriteBlock(w *columns.Writer, rev Revision, withInfo bool, b *Block) error {
+	rows := 0
+	if len(b.cols) > 0 {
+		rows = b.cols[0].Rows()
+		for i, c := range b.cols {
+			if c.Rows() != rows {
+				return protoErr("block column %s has %d rows, column %s has %d", b.names[i], c.Rows(), b.names[0], rows)
+			}
+		}
+	}
+	if withInfo {
+		b.Info.Encode(w, rev)
+	}
+	w.UVarInt(uint64(len(b.cols)))
+	w.UVarInt(uint64(rows))
+	for i, c := range b.cols {
+		w.String(b.names[i])
+		w.String(c.Type())
+		if rev.Has(RevCustomSerialization) {
+			w.Byte(0)
+		}
+		if rows > 0 {
+			c.WritePrefix(w)
+			c.Write(w)
+		}
+	}
+	return nil
+}
+
+// writeEmptyBlock appends a block with no columns and no rows, BlockInfo{BucketNum: -1}.
+func writeEmptyBlock(w *columns.Writer, rev Revision) {
+	info := BlockInfo{BucketNum: -1}
+	info.Encode(w, rev)
+	w.UVarInt(0)
+	w.UVarInt(0)
+}
+
+// readStringBytes reads a length-prefixed string into dst[:0] like columns.Reader.StringBytes,
+// without allocating on the success path. Growth is bounded by the bytes actually received.
+func readStringBytes(r *columns.Reader, dst []byte, what string, limit int) ([]byte, error) {
+	dst = dst[:0]
+	v, err := r.UVarInt()
+	if err != nil {
+		return dst, err
+	}
+	if v > uint64(limit) {
+		return dst, &columns.LimitError{What: what + " length", Value: v, Max: uint64(limit)}
+	}
+	n := int(v)
+	if lim := r.InputLimit(); lim >= 0 && int64(n) > lim {
+		return dst, io.ErrUnexpectedEOF
+	}
+	for n > 0 {
+		chunk, err := r.Next(min(n, 4096))
+		if err != nil {
+			return dst, err
+		}
+		dst = append(dst, chunk...)
+		n -= len(chunk)
+	}
+	return dst, nil
+}

@@ -1,0 +1,29 @@
+// Package nativeproto encodes and decodes the packets of the ClickHouse native TCP protocol and
+// the Native data format.
+//
+// The package is the wire layer of the driver: it knows the packet layouts and the protocol
+// revision gates, but nothing of database/sql, connections or timeouts. Column data is encoded by
+// package columns; a [Block] is a list of named columns.
+//
+// # Layout
+//
+// One file per packet, with its encoder and decoder side by side: hello.go (client and server
+// Hello, addendum), query.go with client_info.go and settings.go, exception.go, progress.go,
+// profile_info.go, table_columns.go, tables_status.go, block.go (Data/Totals/Extremes/Log/
+// ProfileEvents block body), native.go (the Native format), and packet_reader.go /
+// packet_writer.go, the connection-level helpers the driver drives. compress*.go hold the
+// compression frames.
+//
+// # Conventions
+//
+// Encode methods append a whole packet, packet code included, to a [columns.Writer]. Decode
+// methods read a packet body from a [columns.Reader]; the packet code has already been read by
+// [PacketReader.ReadCode] (or by the caller). Methods taking a [Revision] gate every field on it;
+// after the handshake that revision is the negotiated one, min(ClientRevision, server revision)
+// (see [Negotiate]).
+//
+// Decoders never panic on malformed input and bound every count and length they read before
+// allocating for it; errors are typed ([*ProtocolError], [*UnexpectedPacketError],
+// [*columns.LimitError], [*FrameError], [*ChecksumError]) and usable with errors.As. After any
+// decoding error the stream is out of sync and the connection must be closed.
+package nativeproto

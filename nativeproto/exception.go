@@ -1,0 +1,77 @@
+package nativeproto
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/chnative/chnative/columns"
+)
+
+// Limits for decoding exceptions, so that a hostile chain fails fast.
+const (
+	// MaxExceptionDepth is the most records an exception chain may have.
+	MaxExceptionDepth = 64
+	// MaxExceptionStringSize caps the name, message and stack trace of each record.
+	MaxExceptionStringSize = 1 << 20
+)
+
+// Exception is a server error (server code 2): a chain of records, each possibly with a nested
+// cause. It is the wire struct; the driver wraps it in its public error type.
+type Exception struct {
+	Code       int32  // ClickHouse error code, e.g. 60 UNKNOWN_TABLE
+	Name       string // "DB::Exception"
+	Message    string // usually starts with "DB::Exception: "
+	StackTrace string
+	Nested     *Exception
+}
+
+// Error returns the code and message of the first record.
+func (e *Exception) Error() string {
+	return fmt.Sprintf("clickhouse: code %d: %s", e.Code, strings.TrimPrefix(e.Message, "DB::Exception: "))
+}
+
+// Decode reads the packet body (after the code): records until has_nested is 0, at most
+// MaxExceptionDepth of them.
+func (e *Exception) Decode(r *columns.Reader) (err error) {
+	defer func() { err = wrap(err, "exception") }()
+	cur := e
+	for depth := 1; ; depth++ {
+		*cur = Exception{}
+		if cur.Code, err = r.Int32(); err != nil {
+			return err
+		}
+		if cur.Name, err = r.String("exception name", MaxExceptionStringSize); err != nil {
+			return err
+		}
+		if cur.Message, err = r.String("exception message", MaxExceptionStringSize); err != nil {
+			return err
+		}
+		if cur.StackTrace, err = r.String("exception stack trace", MaxExceptionStringSize); err != nil {
+			return err
+		}
+		nested, err := r.Bool()
+		if err != nil {
+			return err
+		}
+		if !nested {
+			return nil
+		}
+		if depth >= MaxExceptionDepth {
+			return protoErr("exception nested deeper than %d levels", MaxExceptionDepth)
+		}
+		cur.Nested = new(Exception)
+		cur = cur.Nested
+	}
+}
+
+// Encode appends the packet, code included, with every nested record.
+func (e *Exception) Encode(w *columns.Writer) {
+	w.UVarInt(uint64(ServerCodeException))
+	for cur := e; cur != nil; cur = cur.Nested {
+		w.Int32(cur.Code)
+		w.String(cur.Name)
+		w.String(cur.Message)
+		w.String(cur.StackTrace)
+		w.Bool(cur.Nested != nil)
+	}
+}

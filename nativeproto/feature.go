@@ -1,0 +1,79 @@
+package nativeproto
+
+// Revision is a native protocol revision (ClickHouse DBMS_TCP_PROTOCOL_VERSION). The Rev*
+// constants are the revisions at which a field or packet appears (src/Core/ProtocolDefines.h);
+// a field gated on RevX is present when the negotiated revision is >= RevX.
+type Revision uint64
+
+// Revision gates. Names follow the DBMS_MIN_REVISION_WITH_* / DBMS_MIN_PROTOCOL_VERSION_WITH_*
+// constants of ClickHouse; the ones marked historical are no longer in ProtocolDefines.h.
+const (
+	RevTemporaryTables              Revision = 50264 // historical: table name before every block
+	RevTotalRowsInProgress          Revision = 51554 // historical: total_rows in Progress
+	RevBlockInfo                    Revision = 51903 // historical: BlockInfo in Data blocks
+	RevClientInfo                   Revision = 54032 // ClientInfo in Query
+	RevServerTimezone               Revision = 54058 // timezone in server Hello
+	RevQuotaKeyInClientInfo         Revision = 54060 // quota_key in ClientInfo
+	RevTablesStatus                 Revision = 54226 // TablesStatusRequest/Response
+	RevTimezoneInDateTimeType       Revision = 54337 // DateTime('tz') type names
+	RevServerDisplayName            Revision = 54372 // display name in server Hello
+	RevVersionPatch                 Revision = 54401 // patch in Hello and ClientInfo
+	RevLowCardinality               Revision = 54405 // LowCardinality types sent as such
+	RevServerLogs                   Revision = 54406 // Log packets
+	RevColumnDefaults               Revision = 54410 // TableColumns packet on INSERT
+	RevClientWriteInfo              Revision = 54420 // written_rows/bytes in Progress
+	RevSettingsAsStrings            Revision = 54429 // settings as STRINGS_WITH_FLAGS (else BINARY)
+	RevScalars                      Revision = 54429 // Scalar packets
+	RevInterserverSecret            Revision = 54441 // interserver hash in Query
+	RevOpenTelemetry                Revision = 54442 // trace context in ClientInfo
+	RevXForwardedForInClientInfo    Revision = 54443 // forwarded_for (HTTP ClientInfo)
+	RevRefererInClientInfo          Revision = 54447 // http_referer (HTTP ClientInfo)
+	RevDistributedDepth             Revision = 54448 // distributed_depth in ClientInfo
+	RevInitialQueryStartTime        Revision = 54449 // initial_query_start_time in ClientInfo
+	RevIncrementalProfileEvents     Revision = 54451 // ProfileEvents packets during SELECT
+	RevAggregateFunctionsVersioning Revision = 54452 // version in AggregateFunction type names
+	RevParallelReplicas             Revision = 54453 // parallel replica fields in ClientInfo
+	RevCustomSerialization          Revision = 54454 // has_custom byte per block column
+	RevProfileEventsInInsert        Revision = 54456 // ProfileEvents during INSERT
+	RevViewIfPermitted              Revision = 54457 // server side only
+	RevAddendum                     Revision = 54458 // addendum after Hello
+	RevQuotaKey                     Revision = 54458 // quota_key in the addendum
+	RevParameters                   Revision = 54459 // query parameters in Query
+	RevServerQueryTimeInProgress    Revision = 54460 // elapsed_ns in Progress
+	RevPasswordComplexityRules      Revision = 54461 // password rules in server Hello
+	RevInterserverSecretV2          Revision = 54462 // nonce in server Hello
+	RevTotalBytesInProgress         Revision = 54463 // total_bytes_to_read in Progress
+	RevTimezoneUpdates              Revision = 54464 // TimezoneUpdate packet
+	RevSparseSerialization          Revision = 54465 // sparse columns (has_custom = 1)
+	RevSSHAuthentication            Revision = 54466 // SSH challenge
+	RevTableReadOnlyCheck           Revision = 54467 // is_readonly in TablesStatusResponse
+	RevSystemKeywordsTable          Revision = 54468 // server side only
+	RevRowsBeforeAggregation        Revision = 54469 // 2 fields in ProfileInfo
+	RevChunkedPackets               Revision = 54470 // chunked caps in Hello and addendum
+	RevVersionedParallelReplicas    Revision = 54471 // parallel replicas version in Hello and addendum
+	RevInterserverExternalRoles     Revision = 54472 // extra roles string in Query
+	RevV2DynamicAndJSON             Revision = 54473 // Dynamic/JSON serialization V2
+	RevServerSettings               Revision = 54474 // settings in server Hello
+	RevQueryAndLineNumbers          Revision = 54475 // script query/line numbers in ClientInfo
+	RevJWTInInterserver             Revision = 54476 // has_jwt in ClientInfo
+	RevQueryPlanSerialization       Revision = 54477 // query plan version in server Hello
+	RevParallelBlockMarshalling     Revision = 54478 // interserver
+	RevVersionedClusterFunction     Revision = 54479 // cluster function version in server Hello (unverified)
+	RevOutOfOrderBuckets            Revision = 54480 // BlockInfo field 3
+	RevCompressedLogsProfileEvents  Revision = 54481 // Log/ProfileEvents blocks compressed
+)
+
+// ClientRevision is the revision this package advertises in the client Hello: every field and
+// encoding gated at or below it is implemented. Above it, 54465 would let the server send sparse
+// columns, which package columns does not decode.
+const ClientRevision = RevServerQueryTimeInProgress // 54460
+
+// ParallelReplicasProtocolVersion is sent in the addendum at RevVersionedParallelReplicas and
+// above (DBMS_PARALLEL_REPLICAS_PROTOCOL_VERSION).
+const ParallelReplicasProtocolVersion = 8
+
+// Has reports whether revision r includes the field or packet gated at feature.
+func (r Revision) Has(feature Revision) bool { return r >= feature }
+
+// Negotiate returns the revision both sides use after the handshake: min(client, server).
+func Negotiate(client, server Revision) Revision { return min(client, server) }

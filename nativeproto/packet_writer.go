@@ -1,0 +1,128 @@
+package nativeproto
+
+import (
+	"io"
+
+	"github.com/chnative/chnative/columns"
+)
+
+// PacketWriter accumulates client packets in a buffer that Flush sends. Block bodies of Data
+// packets are compressed when a Compressor is set. Buffers are reused, so steady-state writing
+// does not allocate. It is not safe for concurrent use.
+type PacketWriter struct {
+	buf  columns.Writer
+	body columns.Writer // uncompressed block body, when compressing
+	comp *Compressor
+	rev  Revision
+}
+
+// NewPacketWriter returns a PacketWriter with revision ClientRevision and no compression.
+func NewPacketWriter() *PacketWriter { return &PacketWriter{rev: ClientRevision} }
+
+// SetRevision sets the negotiated revision that gates packet fields.
+func (p *PacketWriter) SetRevision(rev Revision) { p.rev = rev }
+
+// Revision returns the revision set by SetRevision.
+func (p *PacketWriter) Revision() Revision { return p.rev }
+
+// SetCompressor sets the compressor of Data block bodies; nil turns compression off. It must
+// agree with the Compression flag of the current Query.
+func (p *PacketWriter) SetCompressor(c *Compressor) { p.comp = c }
+
+// Buffer returns the pending bytes buffer, for packets this type has no method for.
+func (p *PacketWriter) Buffer() *columns.Writer { return &p.buf }
+
+// Len returns the number of pending bytes.
+func (p *PacketWriter) Len() int { return len(p.buf.Buf) }
+
+// Reset discards pending bytes.
+func (p *PacketWriter) Reset() { p.buf.Reset() }
+
+// Flush writes the pending bytes to w and empties the buffer (also on error: the connection is
+// then unusable anyway).
+func (p *PacketWriter) Flush(w io.Writer) error {
+	if len(p.buf.Buf) == 0 {
+		return nil
+	}
+	_, err := w.Write(p.buf.Buf)
+	p.buf.Reset()
+	return err
+}
+
+// WriteHello appends a client Hello.
+func (p *PacketWriter) WriteHello(h *ClientHello) { h.Encode(&p.buf) }
+
+// WriteAddendum appends the addendum for the negotiated revision (nothing below RevAddendum).
+func (p *PacketWriter) WriteAddendum(quotaKey string) { WriteAddendum(&p.buf, p.rev, quotaKey) }
+
+// WriteQuery appends a Query packet. On error nothing is appended.
+func (p *PacketWriter) WriteQuery(q *Query) error { return q.Encode(&p.buf, p.rev) }
+
+// WriteData appends a Data packet: code, table name, and the block, compressed when a Compressor
+// is set. On error nothing is appended.
+func (p *PacketWriter) WriteData(table string, b *Block) error {
+	start := len(p.buf.Buf)
+	p.buf.UVarInt(uint64(ClientCodeData))
+	p.buf.String(table)
+	if p.comp == nil {
+		if err := WriteBlock(&p.buf, p.rev, true, b); err != nil {
+			p.buf.Buf = p.buf.Buf[:start]
+			return err
+		}
+		return nil
+	}
+	p.body.Reset()
+	if err := WriteBlock(&p.body, p.rev, true, b); err != nil {
+		p.buf.Buf = p.buf.Buf[:start]
+		return err
+	}
+	return p.appendCompressed(start)
+}
+
+func (p *PacketWriter) appendCompressed(start int) error {
+	out, err := p.comp.Append(p.buf.Buf, p.body.Buf)
+	if err != nil {
+		p.buf.Buf = out[:start]
+		return err
+	}
+	p.buf.Buf = out
+	return nil
+}
+
+// WriteEmptyData appends a Data packet with an empty block (no columns, no rows), which ends the
+// external tables after a Query and the data of an INSERT.
+func (p *PacketWriter) WriteEmptyData() error {
+	start := len(p.buf.Buf)
+	p.buf.UVarInt(uint64(ClientCodeData))
+	p.buf.String("")
+	if p.comp == nil {
+		writeEmptyBlock(&p.buf, p.rev)
+		return nil
+	}
+	p.body.Reset()
+	writeEmptyBlock(&p.body, p.rev)
+	return p.appendCompressed(start)
+}
+
+// WritePing appends a Ping packet.
+func (p *PacketWriter) WritePing() { p.buf.UVarInt(uint64(ClientCodePing)) }
+
+// WriteCancel appends a Cancel packet.
+func (p *PacketWriter) WriteCancel() { p.buf.UVarInt(uint64(ClientCodeCancel)) }
+
+// WriteKeepAlive appends a KeepAlive packet.
+func (p *PacketWriter) WriteKeepAlive() { p.buf.UVarInt(uint64(ClientCodeKeepAlive)) }
+
+// WriteTablesStatusRequest appends a TablesStatusRequest packet.
+func (p *PacketWriter) WriteTablesStatusRequest(q *TablesStatusRequest) { q.Encode(&p.buf) }
+
+// WriteSSHChallengeRequest appends an SSHChallengeRequest packet.
+func (p *PacketWriter) WriteSSHChallengeRequest() {
+	p.buf.UVarInt(uint64(ClientCodeSSHChallengeRequest))
+}
+
+// WriteSSHChallengeResponse appends an SSHChallengeResponse packet carrying signature.
+func (p *PacketWriter) WriteSSHChallengeResponse(signature string) {
+	p.buf.UVarInt(uint64(ClientCodeSSHChallengeResponse))
+	p.buf.String(signature)
+}

@@ -1,0 +1,294 @@
+package chnative
+
+import (
+	"context"
+	"database/sql/driver"
+	"io"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/nativeproto"
+)
+
+// rows iterates a result one borrowed block at a time: Next copies row i of each column into dest;
+// nothing is buffered beyond the current block.
+type rows struct {
+	c      *conn
+	ctx    context.Context
+	stop   func() bool
+	header *nativeproto.Block
+	block  *nativeproto.Block
+	row    int
+	names  []string
+	types  []string
+	done   bool
+	err    error
+
+	totals, extremes *nativeproto.Block
+}
+
+// readHeader reads up to the first Data block, which names the result's columns.
+func (r *rows) readHeader() error {
+	for {
+		ev, err := r.c.recv(nil)
+		if err != nil {
+			return r.finish(err)
+		}
+		switch ev.code {
+		case nativeproto.ServerCodeEndOfStream:
+			_ = r.finish(nil)
+			return nil
+		case nativeproto.ServerCodeData:
+			r.block = ev.block
+			r.names = make([]string, ev.block.NumColumns())
+			r.types = make([]string, ev.block.NumColumns())
+			for i := range r.names {
+				r.names[i] = ev.block.Name(i)
+				r.types[i] = ev.block.Type(i)
+			}
+			r.prepare(ev.block)
+			r.row = 0
+			return nil
+		default:
+			r.keep(ev)
+		}
+	}
+}
+
+// keep stores Totals and Extremes blocks for NextResultSet.
+func (r *rows) keep(ev event) {
+	switch ev.code {
+	case nativeproto.ServerCodeTotals:
+		r.totals = ev.block
+	case nativeproto.ServerCodeExtremes:
+		r.extremes = ev.block
+	}
+}
+
+// prepare sets per-block column properties (the server time zone of zone-less DateTime).
+func (r *rows) prepare(b *nativeproto.Block) {
+	for i := 0; i < b.NumColumns(); i++ {
+		setLocation(b.Column(i), r.c.loc)
+	}
+}
+
+// finish ends the query: nil err means EndOfStream was read.
+func (r *rows) finish(err error) error {
+	if r.done {
+		return err
+	}
+	r.done = true
+	fired := false
+	if r.stop != nil {
+		fired = r.stop()
+	}
+	if err != nil {
+		ctx := r.ctx
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		err = r.c.fail(ctx, fired, err)
+		r.err = err
+	}
+	r.c.busy = false
+	return err
+}
+
+// Columns returns the column names.
+func (r *rows) Columns() []string { return r.names }
+
+// Next copies the next row into dest.
+func (r *rows) Next(dest []driver.Value) error {
+	for r.block == nil || r.row >= r.block.Rows() {
+		if r.done {
+			if r.err != nil {
+				return r.err
+			}
+			return io.EOF
+		}
+		ev, err := r.c.recv(r.block)
+		if err != nil {
+			return r.finish(err)
+		}
+		switch ev.code {
+		case nativeproto.ServerCodeEndOfStream:
+			if err := r.finish(nil); err != nil {
+				return err
+			}
+			return io.EOF
+		case nativeproto.ServerCodeData:
+			if ev.block.NumColumns() == 0 {
+				continue
+			}
+			if ev.block.NumColumns() != len(r.names) {
+				return r.finish(&ProtocolError{Op: "result", Err: io.ErrUnexpectedEOF})
+			}
+			r.block = ev.block
+			r.prepare(ev.block)
+			r.row = 0
+		default:
+			r.keep(ev)
+		}
+	}
+	b := r.block
+	for i := range dest {
+		dest[i] = b.Column(i).Value(r.row)
+	}
+	r.row++
+	return nil
+}
+
+// Close ends the result: an unfinished query is cancelled and drained.
+func (r *rows) Close() error {
+	if r.done {
+		return nil
+	}
+	r.done = true
+	if r.stop != nil {
+		r.stop()
+	}
+	r.c.cancelAndDrain()
+	r.c.busy = false
+	return nil
+}
+
+// HasNextResultSet reports whether Totals or Extremes follow.
+func (r *rows) HasNextResultSet() bool {
+	return r.done && (r.totals != nil || r.extremes != nil)
+}
+
+// NextResultSet moves to the Totals block, then to the Extremes block.
+func (r *rows) NextResultSet() error {
+	if !r.done {
+		// Read to the end to reach the Totals and Extremes packets.
+		dest := make([]driver.Value, len(r.names))
+		for {
+			if err := r.Next(dest); err != nil {
+				if err == io.EOF {
+					break
+				}
+				return err
+			}
+		}
+	}
+	switch {
+	case r.totals != nil:
+		r.block, r.totals = r.totals, nil
+	case r.extremes != nil:
+		r.block, r.extremes = r.extremes, nil
+	default:
+		return io.EOF
+	}
+	r.prepare(r.block)
+	r.row = 0
+	return nil
+}
+
+func (r *rows) column(i int) columns.Column {
+	if r.block != nil && i < r.block.NumColumns() {
+		return r.block.Column(i)
+	}
+	return nil
+}
+
+// ColumnTypeDatabaseTypeName returns the ClickHouse type name.
+func (r *rows) ColumnTypeDatabaseTypeName(i int) string { return r.types[i] }
+
+// ColumnTypeScanType returns the Go type of the column's values.
+func (r *rows) ColumnTypeScanType(i int) reflect.Type {
+	if c := r.column(i); c != nil {
+		t := c.ScanType()
+		if columnNullable(c) && t.Kind() != reflect.Interface && t.Kind() != reflect.Pointer {
+			return reflect.PointerTo(t)
+		}
+		return t
+	}
+	return reflect.TypeFor[any]()
+}
+
+// ColumnTypeNullable reports whether the column is Nullable or LowCardinality(Nullable).
+func (r *rows) ColumnTypeNullable(i int) (nullable, ok bool) {
+	if c := r.column(i); c != nil {
+		return columnNullable(c), true
+	}
+	return false, false
+}
+
+func columnNullable(c columns.Column) bool {
+	switch x := c.(type) {
+	case *columns.Nullable:
+		return true
+	case *columns.LowCardinality:
+		return x.Nullable()
+	}
+	return false
+}
+
+// ColumnTypePrecisionScale returns a Decimal's precision and scale.
+func (r *rows) ColumnTypePrecisionScale(i int) (precision, scale int64, ok bool) {
+	n, err := columns.ParseType(r.types[i])
+	if err != nil {
+		return 0, 0, false
+	}
+	for n.Name == "Nullable" || n.Name == "LowCardinality" {
+		if len(n.Args) != 1 || n.Args[0].Type == nil {
+			return 0, 0, false
+		}
+		n = n.Args[0].Type
+	}
+	atoi := func(s string) int64 {
+		var v int64
+		for _, ch := range s {
+			v = v*10 + int64(ch-'0')
+		}
+		return v
+	}
+	switch n.Name {
+	case "Decimal":
+		if len(n.Args) == 2 {
+			return atoi(n.Args[0].Number), atoi(n.Args[1].Number), true
+		}
+	case "Decimal32", "Decimal64", "Decimal128", "Decimal256":
+		if len(n.Args) == 1 {
+			p := map[string]int64{"Decimal32": 9, "Decimal64": 18, "Decimal128": 38, "Decimal256": 76}[n.Name]
+			return p, atoi(n.Args[0].Number), true
+		}
+	}
+	return 0, 0, false
+}
+
+// ColumnTypeLength returns the size of a FixedString and "unbounded" for String.
+func (r *rows) ColumnTypeLength(i int) (length int64, ok bool) {
+	t := r.types[i]
+	t = strings.TrimSuffix(strings.TrimPrefix(t, "Nullable("), ")")
+	if c, ok := r.column(i).(*columns.FixedString); ok {
+		return int64(c.Size()), true
+	}
+	if t == "String" || strings.HasPrefix(t, "LowCardinality(") && strings.Contains(t, "String") {
+		return 1<<63 - 1, true
+	}
+	return 0, false
+}
+
+// setLocation gives zone-less DateTime columns, at any depth, the server's time zone.
+func setLocation(c columns.Column, loc *time.Location) {
+	switch x := c.(type) {
+	case *columns.DateTime:
+		x.SetLocation(loc)
+	case *columns.Nullable:
+		setLocation(x.Inner(), loc)
+	case *columns.Array:
+		setLocation(x.Elem(), loc)
+	case *columns.LowCardinality:
+		setLocation(x.Dictionary(), loc)
+	case *columns.Map:
+		setLocation(x.Keys(), loc)
+		setLocation(x.Values(), loc)
+	case *columns.Tuple:
+		for j := 0; j < x.Len(); j++ {
+			setLocation(x.Elem(j), loc)
+		}
+	}
+}

@@ -1,0 +1,345 @@
+#!/usr/bin/env bash
+# scripts/clickhouse.sh — run a private, throw-away ClickHouse server for tests.
+#
+#   scripts/clickhouse.sh start    install (apt) if needed, start, print the DSN
+#   scripts/clickhouse.sh dsn      print the DSN of the running server
+#   scripts/clickhouse.sh env      print shell `export` lines (DSNs, ports)
+#   scripts/clickhouse.sh status   exit 0 if the server is running and healthy
+#   scripts/clickhouse.sh stop     stop the server and remove its state dir
+#
+# Only the DSN (start, dsn) or the export lines (env) go to stdout; everything
+# else goes to stderr, so `DSN=$(scripts/clickhouse.sh start)` works.
+#
+# The server is Debian's clickhouse-server package (18.16.1, protocol revision
+# 54412). It listens on 127.0.0.1 only, on free ports picked at start, and
+# keeps its config, data, tmp and logs in the state dir
+# ${CHNATIVE_STATE_DIR:-/tmp/chnative-clickhouse}. Users:
+#   default   no password
+#   chnative  password chn_secret   (for authentication tests)
+# The default profile sets allow_experimental_low_cardinality_type=1 (18.16
+# refuses LowCardinality columns in tables otherwise).
+#
+# WARNING: on 18.16, `SELECT ... FROM system.numbers` (or numbers()) without a
+# LIMIT never ends, even after the client disconnects. Never run that. The
+# default profile sets max_execution_time as a safety net.
+set -euo pipefail
+
+STATE_DIR="${CHNATIVE_STATE_DIR:-/tmp/chnative-clickhouse}"
+STATE_DIR="${STATE_DIR%/}"
+MARKER="$STATE_DIR/.chnative-clickhouse-state"
+LOCK_FILE="$STATE_DIR.lock"
+SERVER_BIN="${CHNATIVE_CLICKHOUSE_SERVER:-/usr/sbin/clickhouse-server}"
+START_TIMEOUT="${CHNATIVE_START_TIMEOUT:-60}"
+AUTH_USER="chnative"
+AUTH_PASSWORD="chn_secret"
+
+log() { printf 'clickhouse.sh: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+case "$STATE_DIR" in
+"" | "/" | "/tmp" | "/root" | "/home" | "/var" | "/usr") die "refusing to use state dir '$STATE_DIR'" ;;
+esac
+
+# ---------------------------------------------------------------- helpers
+
+read_state() {
+	# Sets PID, TCP_PORT, HTTP_PORT from the state dir; returns 1 if absent.
+	PID="" TCP_PORT="" HTTP_PORT=""
+	[[ -f "$STATE_DIR/pid" && -f "$STATE_DIR/ports" ]] || return 1
+	PID="$(<"$STATE_DIR/pid")"
+	TCP_PORT="$(sed -n 's/^tcp_port=//p' "$STATE_DIR/ports")"
+	HTTP_PORT="$(sed -n 's/^http_port=//p' "$STATE_DIR/ports")"
+	[[ -n "$PID" && -n "$TCP_PORT" && -n "$HTTP_PORT" ]]
+}
+
+pid_alive() {
+	local pid="$1"
+	[[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 1
+	# Guard against pid reuse: it must still be our clickhouse-server.
+	tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "--config-file=$STATE_DIR/config.xml"
+}
+
+tcp_open() { timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null; }
+
+http_select1() {
+	local out
+	out="$(curl -fsS --max-time 3 "http://127.0.0.1:$1/?query=SELECT%201" 2>/dev/null)" || return 1
+	[[ "$out" == "1" ]]
+}
+
+healthy() {
+	read_state || return 1
+	pid_alive "$PID" || return 1
+	command -v curl >/dev/null 2>&1 || return 1
+	http_select1 "$HTTP_PORT" || return 1
+	tcp_open "$TCP_PORT"
+}
+
+dsn() { printf 'clickhouse://default@127.0.0.1:%s/default\n' "$TCP_PORT"; }
+
+port_in_use() {
+	local hex
+	hex="$(printf '%04X' "$1")"
+	awk -v suf=":$hex" 'FNR > 1 && substr($2, length($2) - 4) == suf { found = 1 } END { exit !found }' \
+		/proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
+free_port() {
+	# A random port in 20000..59999 that no socket on this machine uses;
+	# $1 is a port to avoid (already picked). Races are handled by retrying
+	# the whole start when the server cannot bind.
+	local p i
+	for ((i = 0; i < 200; i++)); do
+		p=$((20000 + RANDOM % 40000))
+		[[ "$p" == "${1:-}" ]] && continue
+		port_in_use "$p" && continue
+		tcp_open "$p" && continue
+		echo "$p"
+		return 0
+	done
+	die "no free TCP port found"
+}
+
+ensure_installed() {
+	local pkgs=()
+	[[ -x "$SERVER_BIN" ]] || pkgs+=(clickhouse-server clickhouse-client)
+	command -v curl >/dev/null 2>&1 || pkgs+=(curl)
+	((${#pkgs[@]} == 0)) && return 0
+	[[ "$(id -u)" == 0 ]] || die "need root to apt-get install ${pkgs[*]}"
+	log "installing ${pkgs[*]} with apt-get"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update >&2
+	# The package's postinst tries to start its own service (port 9000);
+	# there is no init here, so that is refused harmlessly.
+	apt-get install -y --no-install-recommends "${pkgs[@]}" >&2
+	[[ -x "$SERVER_BIN" ]] || die "$SERVER_BIN missing after install"
+}
+
+remove_state_dir() {
+	[[ -d "$STATE_DIR" ]] || return 0
+	if [[ ! -f "$MARKER" ]] && [[ -n "$(ls -A "$STATE_DIR" 2>/dev/null)" ]]; then
+		die "$STATE_DIR exists but was not made by this script; not removing it"
+	fi
+	rm -rf -- "$STATE_DIR"
+}
+
+stop_server() {
+	if read_state && pid_alive "$PID"; then
+		log "stopping clickhouse-server (pid $PID)"
+		kill -TERM "$PID" 2>/dev/null || true
+		local i
+		for ((i = 0; i < 300; i++)); do
+			pid_alive "$PID" || break
+			sleep 0.1
+		done
+		if pid_alive "$PID"; then
+			log "still running after 30s; sending SIGKILL"
+			kill -KILL "$PID" 2>/dev/null || true
+			sleep 0.5
+		fi
+	fi
+	remove_state_dir
+}
+
+write_config() {
+	local tcp="$1" http="$2" d="$STATE_DIR"
+	cat >"$d/config.xml" <<EOF
+<?xml version="1.0"?>
+<!-- Written by scripts/clickhouse.sh; rewritten at every start. -->
+<yandex>
+    <logger>
+        <level>information</level>
+        <log>$d/log/clickhouse-server.log</log>
+        <errorlog>$d/log/clickhouse-server.err.log</errorlog>
+        <size>100M</size>
+        <count>2</count>
+    </logger>
+    <listen_host>127.0.0.1</listen_host>
+    <tcp_port>$tcp</tcp_port>
+    <http_port>$http</http_port>
+    <path>$d/data/</path>
+    <tmp_path>$d/tmp/</tmp_path>
+    <user_files_path>$d/user_files/</user_files_path>
+    <format_schema_path>$d/format_schemas/</format_schema_path>
+    <users_config>$d/users.xml</users_config>
+    <default_profile>default</default_profile>
+    <default_database>default</default_database>
+    <timezone>UTC</timezone>
+    <max_connections>1024</max_connections>
+    <max_concurrent_queries>200</max_concurrent_queries>
+    <keep_alive_timeout>3</keep_alive_timeout>
+    <max_session_timeout>3600</max_session_timeout>
+    <default_session_timeout>60</default_session_timeout>
+    <uncompressed_cache_size>268435456</uncompressed_cache_size>
+    <mark_cache_size>268435456</mark_cache_size>
+    <mlock_executable>false</mlock_executable>
+    <builtin_dictionaries_reload_interval>3600</builtin_dictionaries_reload_interval>
+    <!-- system.query_log is filled only for sessions with SET log_queries = 1. -->
+    <query_log>
+        <database>system</database>
+        <table>query_log</table>
+        <flush_interval_milliseconds>1000</flush_interval_milliseconds>
+    </query_log>
+</yandex>
+EOF
+	cat >"$d/users.xml" <<EOF
+<?xml version="1.0"?>
+<!-- Written by scripts/clickhouse.sh; rewritten at every start. -->
+<yandex>
+    <profiles>
+        <default>
+            <max_memory_usage>4000000000</max_memory_usage>
+            <use_uncompressed_cache>0</use_uncompressed_cache>
+            <load_balancing>random</load_balancing>
+            <!-- 18.16 refuses LowCardinality(...) columns in tables without this. -->
+            <allow_experimental_low_cardinality_type>1</allow_experimental_low_cardinality_type>
+            <!-- Safety net: an unbounded system.numbers scan never ends on 18.16. -->
+            <max_execution_time>600</max_execution_time>
+        </default>
+    </profiles>
+    <users>
+        <default>
+            <password></password>
+            <networks>
+                <ip>127.0.0.1</ip>
+                <ip>::1</ip>
+            </networks>
+            <profile>default</profile>
+            <quota>default</quota>
+        </default>
+        <$AUTH_USER>
+            <password>$AUTH_PASSWORD</password>
+            <networks>
+                <ip>127.0.0.1</ip>
+                <ip>::1</ip>
+            </networks>
+            <profile>default</profile>
+            <quota>default</quota>
+        </$AUTH_USER>
+    </users>
+    <quotas>
+        <default>
+            <interval>
+                <duration>3600</duration>
+                <queries>0</queries>
+                <errors>0</errors>
+                <result_rows>0</result_rows>
+                <read_rows>0</read_rows>
+                <execution_time>0</execution_time>
+            </interval>
+        </default>
+    </quotas>
+</yandex>
+EOF
+}
+
+start_once() {
+	# One attempt: fresh state dir, new ports, launch, wait. 0 = healthy,
+	# 2 = server exited (maybe a port clash; retry), 1 = other failure.
+	local tcp http pid i
+	remove_state_dir
+	mkdir -p "$STATE_DIR"/{data,tmp,log,user_files,format_schemas}
+	touch "$MARKER"
+	tcp="$(free_port)"
+	http="$(free_port "$tcp")"
+	write_config "$tcp" "$http"
+	printf 'tcp_port=%s\nhttp_port=%s\n' "$tcp" "$http" >"$STATE_DIR/ports"
+
+	log "starting $SERVER_BIN (native 127.0.0.1:$tcp, http 127.0.0.1:$http, state $STATE_DIR)"
+	# Own session, no inherited stdio or lock fd: the caller's $(...) must
+	# not wait for the daemon, and the lock must be released when we exit.
+	setsid "$SERVER_BIN" --config-file="$STATE_DIR/config.xml" \
+		</dev/null >"$STATE_DIR/log/stdout.log" 2>&1 9>&- &
+	pid=$!
+	echo "$pid" >"$STATE_DIR/pid"
+
+	for ((i = 0; i < START_TIMEOUT * 5; i++)); do
+		if ! kill -0 "$pid" 2>/dev/null; then
+			log "clickhouse-server exited during start; last log lines:"
+			tail -n 20 "$STATE_DIR/log/clickhouse-server.err.log" "$STATE_DIR/log/stdout.log" >&2 2>/dev/null || true
+			return 2
+		fi
+		if healthy; then
+			return 0
+		fi
+		sleep 0.2
+	done
+	log "clickhouse-server not healthy after ${START_TIMEOUT}s; last log lines:"
+	tail -n 20 "$STATE_DIR/log/clickhouse-server.err.log" >&2 2>/dev/null || true
+	kill -KILL "$pid" 2>/dev/null || true
+	return 1
+}
+
+with_lock() {
+	mkdir -p "$(dirname "$LOCK_FILE")"
+	exec 9>"$LOCK_FILE"
+	flock -w 300 9 || die "timed out waiting for $LOCK_FILE"
+}
+
+# ---------------------------------------------------------------- commands
+
+cmd_start() {
+	with_lock
+	if healthy; then
+		log "already running (pid $PID)"
+		dsn
+		return 0
+	fi
+	ensure_installed
+	stop_server # a stale or unhealthy instance of ours, if any
+	local attempt rc
+	for attempt in 1 2 3; do
+		rc=0
+		start_once || rc=$?
+		if ((rc == 0)); then
+			read_state
+			log "ready: ClickHouse $(curl -fsS --max-time 3 "http://127.0.0.1:$HTTP_PORT/?query=SELECT%20version()" 2>/dev/null || echo '?'), pid $PID"
+			dsn
+			return 0
+		fi
+		((rc == 2)) || break
+		log "retrying with other ports (attempt $attempt failed)"
+	done
+	die "could not start clickhouse-server (logs in $STATE_DIR/log)"
+}
+
+cmd_dsn() {
+	healthy || die "not running (run: scripts/clickhouse.sh start)"
+	dsn
+}
+
+cmd_env() {
+	healthy || die "not running (run: scripts/clickhouse.sh start)"
+	printf 'export CHNATIVE_DSN=%q\n' "$(dsn)"
+	printf 'export CHNATIVE_AUTH_DSN=%q\n' "clickhouse://$AUTH_USER:$AUTH_PASSWORD@127.0.0.1:$TCP_PORT/default"
+	printf 'export CHNATIVE_HTTP_URL=%q\n' "http://127.0.0.1:$HTTP_PORT/"
+	printf 'export CHNATIVE_TCP_PORT=%q\n' "$TCP_PORT"
+	printf 'export CHNATIVE_HTTP_PORT=%q\n' "$HTTP_PORT"
+}
+
+cmd_status() {
+	if healthy; then
+		log "running: pid $PID, native 127.0.0.1:$TCP_PORT, http 127.0.0.1:$HTTP_PORT"
+		return 0
+	fi
+	log "not running or not healthy"
+	return 1
+}
+
+cmd_stop() {
+	with_lock
+	stop_server
+	log "stopped"
+}
+
+case "${1:-}" in
+start) cmd_start ;;
+stop) cmd_stop ;;
+status) cmd_status ;;
+dsn) cmd_dsn ;;
+env) cmd_env ;;
+*)
+	echo "usage: $0 start|stop|status|dsn|env" >&2
+	exit 2
+	;;
+esac

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# scripts/test.sh — the one command that runs all checks and tests.
+#
+#   scripts/test.sh [--go127]
+#
+# 1. starts the ClickHouse test server (scripts/clickhouse.sh start) and
+#    exports CHNATIVE_DSN, CHNATIVE_AUTH_DSN, CHNATIVE_HTTP_URL;
+# 2. fetches chDB when scripts/chdb.sh exists and exports CHNATIVE_CHDB_LIB;
+# 3. gofmt -l (fails on any output), go vet ./..., go test -race -count=1 ./...
+#    in the root module, then the same in conformance/ if conformance/go.mod
+#    exists;
+# 4. with --go127 or GO127=1: vet and test again with GOTOOLCHAIN=go1.27.3.
+#
+# If this script started the server, it stops it on exit, unless
+# CHNATIVE_KEEP_SERVER=1. A server that was already running is left alone.
+# Extra `go test` flags can be given in GOTEST_FLAGS (e.g. GOTEST_FLAGS=-v).
+# Exits non-zero on any failure.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+GO127="${GO127:-0}"
+for arg in "$@"; do
+	case "$arg" in
+	--go127) GO127=1 ;;
+	-h | --help)
+		sed -n '2,17p' "$0"
+		exit 0
+		;;
+	*)
+		echo "test.sh: unknown argument: $arg" >&2
+		exit 2
+		;;
+	esac
+done
+
+step() { printf '\n==> %s\n' "$*"; }
+
+if ! command -v go >/dev/null 2>&1 && [[ -x /usr/local/go/bin/go ]]; then
+	export PATH="/usr/local/go/bin:$PATH"
+fi
+command -v go >/dev/null 2>&1 || {
+	echo "test.sh: go not found" >&2
+	exit 1
+}
+
+# ---------------------------------------------------------------- server
+step "ClickHouse test server"
+started_server=0
+if ! scripts/clickhouse.sh status 2>/dev/null; then
+	started_server=1
+fi
+cleanup() {
+	if [[ "$started_server" == 1 && "${CHNATIVE_KEEP_SERVER:-0}" != 1 ]]; then
+		scripts/clickhouse.sh stop || true
+	fi
+}
+trap cleanup EXIT
+CHNATIVE_DSN="$(scripts/clickhouse.sh start)"
+eval "$(scripts/clickhouse.sh env)"
+export CHNATIVE_DSN CHNATIVE_AUTH_DSN CHNATIVE_HTTP_URL
+echo "CHNATIVE_DSN=$CHNATIVE_DSN"
+
+# ---------------------------------------------------------------- chDB
+# >>> chDB fetch (scripts/chdb.sh, written separately) >>>
+# scripts/chdb.sh prints the path of the chDB shared library as the last line
+# of its stdout (logs on stderr) and exits non-zero on failure, which fails
+# this script. Tests get it through internal/testenv.ChDBLib.
+if [[ -f scripts/chdb.sh ]]; then
+	step "chDB"
+	chdb_out="$(bash scripts/chdb.sh)"
+	CHNATIVE_CHDB_LIB="$(printf '%s\n' "$chdb_out" | tail -n 1)"
+	if [[ -z "$CHNATIVE_CHDB_LIB" || ! -e "$CHNATIVE_CHDB_LIB" ]]; then
+		echo "test.sh: scripts/chdb.sh printed '$CHNATIVE_CHDB_LIB', which does not exist" >&2
+		exit 1
+	fi
+	export CHNATIVE_CHDB_LIB
+	echo "CHNATIVE_CHDB_LIB=$CHNATIVE_CHDB_LIB"
+fi
+# <<< chDB fetch <<<
+
+# ---------------------------------------------------------------- checks
+step "gofmt -l"
+unformatted="$(find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*' -not -path '*/vendor/*' -print0 |
+	xargs -0 -r gofmt -l)"
+if [[ -n "$unformatted" ]]; then
+	echo "gofmt: these files need formatting (run gofmt -w):" >&2
+	echo "$unformatted" >&2
+	exit 1
+fi
+
+# Modules to check: the root one, and conformance/ if it is a module.
+modules=(.)
+[[ -f conformance/go.mod ]] && modules+=(conformance)
+
+run_go() {
+	# $1: a label for the step headers.
+	local label="$1" mod
+	for mod in "${modules[@]}"; do
+		step "go vet ./... ($mod$label)"
+		(cd "$mod" && go vet ./...)
+		step "go test -race -count=1 ./... ($mod$label)"
+		# shellcheck disable=SC2086
+		(cd "$mod" && go test -race -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-} ./...)
+	done
+}
+
+go version
+run_go ""
+
+if [[ "$GO127" == 1 ]]; then
+	# Checked on the dev machine: `GOTOOLCHAIN=go1.27.3 go version` downloads
+	# the toolchain through the Go module proxy and works.
+	export GOTOOLCHAIN=go1.27.3
+	go version
+	run_go ", GOTOOLCHAIN=$GOTOOLCHAIN"
+fi
+
+step "all checks passed"

@@ -1,0 +1,108 @@
+package chnative
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+)
+
+// stmt is a prepared statement. SELECT and DDL statements keep their text and run on Query/Exec.
+// An INSERT prepared inside a transaction is a batched insert: Prepare sends it and takes the
+// header, each Exec appends one row, and the transaction's Commit sends the rest.
+type stmt struct {
+	c      *conn
+	query  string
+	insert bool
+	ins    *insertState
+	closed bool
+}
+
+// PrepareContext prepares query. Inside a transaction an INSERT starts a batched insert at once.
+func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	if err := c.begin(); err != nil {
+		return nil, err
+	}
+	s := &stmt{c: c, query: query}
+	if isInsert(query) && !hasPlaceholders(query) || isInsert(query) && c.inTx {
+		s.insert = true
+		if c.inTx {
+			ins, err := c.openInsert(ctx, query)
+			if err != nil {
+				return nil, err
+			}
+			s.ins = ins
+		}
+	}
+	return s, nil
+}
+
+// NumInput returns -1: the number of arguments is checked by the query.
+func (s *stmt) NumInput() int { return -1 }
+
+// Close releases the statement. A batched insert stays open until Commit or Rollback.
+func (s *stmt) Close() error {
+	s.closed = true
+	return nil
+}
+
+// Exec runs the statement (see ExecContext).
+func (s *stmt) Exec(args []driver.Value) (driver.Result, error) {
+	return s.ExecContext(context.Background(), valuesToNamed(args))
+}
+
+// Query runs the statement (see QueryContext).
+func (s *stmt) Query(args []driver.Value) (driver.Rows, error) {
+	return s.QueryContext(context.Background(), valuesToNamed(args))
+}
+
+func valuesToNamed(args []driver.Value) []driver.NamedValue {
+	out := make([]driver.NamedValue, len(args))
+	for i, a := range args {
+		out[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
+	}
+	return out
+}
+
+// ExecContext appends one row to a batched insert, or runs the statement.
+func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	if s.closed {
+		return nil, ErrClosed
+	}
+	if !s.insert {
+		return s.c.ExecContext(ctx, s.query, args)
+	}
+	if !s.c.inTx {
+		if len(args) == 0 {
+			return s.c.ExecContext(ctx, s.query, nil)
+		}
+		return s.c.insertRows(ctx, s.query, [][]driver.NamedValue{args})
+	}
+	if s.ins == nil || s.ins.done {
+		// Another statement ran on the connection and finished this insert: start a new one.
+		ins, err := s.c.openInsert(ctx, s.query)
+		if err != nil {
+			return nil, err
+		}
+		s.ins = ins
+	}
+	vals := make([]any, len(args))
+	for i, a := range args {
+		vals[i] = a.Value
+	}
+	if err := s.ins.append(vals); err != nil {
+		var ce *ColumnError
+		if errors.As(err, &ce) {
+			return nil, err
+		}
+		return nil, err
+	}
+	return driver.RowsAffected(1), nil
+}
+
+// QueryContext runs the statement's query.
+func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	if s.closed {
+		return nil, ErrClosed
+	}
+	return s.c.QueryContext(ctx, s.query, args)
+}
