@@ -234,9 +234,9 @@ func (c *conn) sendQuery(body string, opts *queryOptions) (string, error) {
 	}
 	if c.comp != nil {
 		if c.comp.Method() == nativeproto.MethodZSTD {
-			settings["network_compression_method"] = "ZSTD"
+			settings["network_compression_method"] = "zstd"
 		} else {
-			settings["network_compression_method"] = "LZ4"
+			settings["network_compression_method"] = "lz4"
 		}
 	}
 	keys := make([]string, 0, len(settings))
@@ -327,8 +327,14 @@ func (c *conn) recv(reuse *nativeproto.Block) (event, error) {
 			if err != nil {
 				return event{}, err
 			}
-			if err := c.awaitPong(); err != nil {
-				return event{}, err
+			if c.pendingPong {
+				// An old server that failed while reading the query may have lost the Ping with
+				// the rest of the packet: give the Pong a bounded time, else drop the connection.
+				_ = c.nc.SetReadDeadline(time.Now().Add(drainTimeout))
+				if err := c.awaitPong(); err != nil {
+					c.markBad()
+				}
+				c.readDeadline()
 			}
 			return event{code: code}, fromWire(ex)
 		case nativeproto.ServerCodePong:
@@ -361,19 +367,25 @@ func (c *conn) recv(reuse *nativeproto.Block) (event, error) {
 const revEagerExternalTables = nativeproto.RevSettingsAsStrings
 
 // awaitPong reads the Pong that answers the Ping sent after a query to an old server, when the
-// query ended before the server read it.
+// query ended before the server read it. Anything but Progress or profile packets before it means
+// the stream is out of sync.
 func (c *conn) awaitPong() error {
 	for c.pendingPong {
 		code, err := c.pr.ReadCode()
 		if err != nil {
 			return err
 		}
-		if code == nativeproto.ServerCodePong {
+		switch code {
+		case nativeproto.ServerCodePong:
 			c.pendingPong = false
 			return nil
-		}
-		if err := c.pr.SkipPacket(code); err != nil {
-			return err
+		case nativeproto.ServerCodeProgress, nativeproto.ServerCodeProfileInfo, nativeproto.ServerCodeLog,
+			nativeproto.ServerCodeProfileEvents:
+			if err := c.pr.SkipPacket(code); err != nil {
+				return err
+			}
+		default:
+			return &nativeproto.UnexpectedPacketError{Code: code, Want: "Pong"}
 		}
 	}
 	return nil

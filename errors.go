@@ -58,3 +58,10 @@ type ProtocolError struct {
 func (e *ProtocolError) Error() string { return "chnative: " + e.Op + ": " + e.Err.Error() }
 
 func (e *ProtocolError) Unwrap() error { return e.Err }
+
+// UnsupportedError reports a request the server or the driver cannot carry out as asked.
+type UnsupportedError struct {
+	Msg string
+}
+
+func (e *UnsupportedError) Error() string { return "chnative: " + e.Msg }

@@ -3,6 +3,7 @@ package chnative
 import (
 	"context"
 	"database/sql/driver"
+	"strings"
 
 	"github.com/chnative/chnative/nativeproto"
 )
@@ -54,8 +55,24 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 	if err := c.begin(); err != nil {
 		return nil, err
 	}
-	if isInsert(query) && len(args) > 0 && !hasPlaceholders(query) {
-		return c.insertRows(ctx, query, [][]driver.NamedValue{args})
+	if isInsert(query) {
+		tail, hasValues := insertValuesData(query)
+		switch {
+		case len(args) > 0 && !hasPlaceholders(query):
+			return c.insertRows(ctx, query, [][]driver.NamedValue{args})
+		case hasValues && len(args) > 0:
+			if tuples, width, ok := placeholderRows(tail); ok && tuples*width == len(args) {
+				// INSERT ... VALUES (?, ?), (?, ?): the arguments go through the native insert.
+				rowsArgs := make([][]driver.NamedValue, tuples)
+				for i := range rowsArgs {
+					rowsArgs[i] = args[i*width : (i+1)*width]
+				}
+				return c.insertRows(ctx, query, rowsArgs)
+			}
+		}
+		if hasValues && strings.TrimSpace(strings.TrimRight(tail, "; \t\r\n")) != "" && c.pingEndsTables {
+			return nil, &UnsupportedError{Msg: "this server ignores data written in the text of an INSERT sent over the native protocol; pass the values as arguments (INSERT ... VALUES (?, ?)) or use a prepared insert"}
+		}
 	}
 	body, opts, err := bindQuery(query, args, c.rev)
 	if err != nil {

@@ -2,6 +2,7 @@ package chnative
 
 import (
 	"context"
+	"math/big"
 	"database/sql/driver"
 	"io"
 	"reflect"
@@ -134,10 +135,22 @@ func (r *rows) Next(dest []driver.Value) error {
 	}
 	b := r.block
 	for i := range dest {
-		dest[i] = b.Column(i).Value(r.row)
+		dest[i] = driverValue(b.Column(i).Value(r.row))
 	}
 	r.row++
 	return nil
+}
+
+// driverValue turns values database/sql cannot convert into their exact text: decimals and big
+// integers become strings, which scan into strings, floats and integers as the destination asks.
+func driverValue(v any) any {
+	switch x := v.(type) {
+	case columns.Decimal:
+		return x.String()
+	case *big.Int:
+		return x.String()
+	}
+	return v
 }
 
 // Close ends the result: an unfinished query is cancelled and drained.

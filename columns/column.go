@@ -65,16 +65,29 @@ func goTypeName(v any) string {
 	return reflect.TypeOf(v).String()
 }
 
-// DecodeError reports malformed column data.
+// DecodeError reports malformed or truncated column data. Err is the underlying error when there
+// is one (io.ErrUnexpectedEOF for input that ends inside a value, a *LimitError, ...), so
+// errors.Is and errors.As see through a DecodeError.
 type DecodeError struct {
 	Type string
 	Msg  string
+	Err  error
 }
 
 func (e *DecodeError) Error() string { return "columns: decoding " + e.Type + ": " + e.Msg }
 
+// Unwrap returns the underlying error, if any.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
 func decodeErr(col Column, format string, args ...any) error {
-	return &DecodeError{Type: col.Type(), Msg: fmt.Sprintf(format, args...)}
+	e := &DecodeError{Type: col.Type(), Msg: fmt.Sprintf(format, args...)}
+	for _, a := range args {
+		if err, ok := a.(error); ok {
+			e.Err = err
+			break
+		}
+	}
+	return e
 }
 
 // growChunk is the most elements a decoder allocates ahead of the bytes that fill them, so a

@@ -126,10 +126,10 @@ func (d decimalSpec) unscaled(col Column, v any) (*big.Int, error) {
 		if err != nil {
 			return nil, mismatch(col, v, strconv.Quote(t)+" is not a number")
 		}
-	case *big.Int:
-		dec = decimalFromRat(new(big.Rat).SetInt(t), d.scale)
-	case *big.Rat:
-		dec = decimalFromRat(t, d.scale)
+	case big.Int: // deref has followed the *big.Int
+		dec = decimalFromRat(new(big.Rat).SetInt(&t), d.scale)
+	case big.Rat:
+		dec = decimalFromRat(&t, d.scale)
 	default:
 		i, u, f, kind := numOf(x)
 		switch kind {

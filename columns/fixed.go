@@ -178,4 +178,3 @@ func readFixed[T any](r *Reader, dst []T, rows int) ([]T, error) {
 }
 
 func appendFixed[T any](dst []byte, s []T) []byte { return append(dst, asBytes(s)...) }
-

@@ -346,10 +346,14 @@ func (r *Reader) Float64() (float64, error) {
 
 // StringBytes reads a length-prefixed string of at most max bytes and appends it to dst.
 func (r *Reader) StringBytes(dst []byte, what string, max int) ([]byte, error) {
-	n, err := r.Count(what+" length", max)
+	v, err := r.UVarInt()
 	if err != nil {
-		return dst, err
+		return dst, unexpected(err)
 	}
+	if v > uint64(max) {
+		return dst, &LimitError{What: what + " length", Value: v, Max: uint64(max)}
+	}
+	n := int(v)
 	if lim := r.InputLimit(); lim >= 0 && int64(n) > lim {
 		return dst, io.ErrUnexpectedEOF
 	}

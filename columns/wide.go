@@ -18,7 +18,9 @@ type Int256 [4]uint64
 type UInt256 [4]uint64
 
 // WideNum is the set of fixed-size big integer types.
-type WideNum interface{ Int128 | UInt128 | Int256 | UInt256 }
+type WideNum interface {
+	Int128 | UInt128 | Int256 | UInt256
+}
 
 func wordsToBig(w []uint64, signed bool) *big.Int {
 	b := make([]byte, len(w)*8)

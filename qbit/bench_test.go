@@ -28,15 +28,19 @@ func BenchmarkFloat32(b *testing.B) {
 		out := make([]float32, len(src))
 		b.Run("Encode/"+benchName(s.rows, s.dim), func(b *testing.B) {
 			b.SetBytes(int64(4 * len(src)))
+			c := startCPU(b)
 			for b.Loop() {
 				TransposeFloat32(body, src, s.dim)
 			}
+			c.stop(b)
 		})
 		b.Run("Decode/"+benchName(s.rows, s.dim), func(b *testing.B) {
 			b.SetBytes(int64(4 * len(src)))
+			c := startCPU(b)
 			for b.Loop() {
 				DetransposeFloat32(out, body, s.dim)
 			}
+			c.stop(b)
 		})
 	}
 }
@@ -52,15 +56,19 @@ func BenchmarkFloat64(b *testing.B) {
 		out := make([]float64, len(src))
 		b.Run("Encode/"+benchName(s.rows, s.dim), func(b *testing.B) {
 			b.SetBytes(int64(8 * len(src)))
+			c := startCPU(b)
 			for b.Loop() {
 				TransposeFloat64(body, src, s.dim)
 			}
+			c.stop(b)
 		})
 		b.Run("Decode/"+benchName(s.rows, s.dim), func(b *testing.B) {
 			b.SetBytes(int64(8 * len(src)))
+			c := startCPU(b)
 			for b.Loop() {
 				DetransposeFloat64(out, body, s.dim)
 			}
+			c.stop(b)
 		})
 	}
 }
@@ -76,15 +84,19 @@ func BenchmarkBFloat16(b *testing.B) {
 		out := make([]uint16, len(src))
 		b.Run("Encode/"+benchName(s.rows, s.dim), func(b *testing.B) {
 			b.SetBytes(int64(2 * len(src)))
+			c := startCPU(b)
 			for b.Loop() {
 				TransposeBFloat16(body, src, s.dim)
 			}
+			c.stop(b)
 		})
 		b.Run("Decode/"+benchName(s.rows, s.dim), func(b *testing.B) {
 			b.SetBytes(int64(2 * len(src)))
+			c := startCPU(b)
 			for b.Loop() {
 				DetransposeBFloat16(out, body, s.dim)
 			}
+			c.stop(b)
 		})
 	}
 }
@@ -100,15 +112,19 @@ func BenchmarkInt8(b *testing.B) {
 		out := make([]int8, len(src))
 		b.Run("Encode/"+benchName(s.rows, s.dim), func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
+			c := startCPU(b)
 			for b.Loop() {
 				TransposeInt8(body, src, s.dim)
 			}
+			c.stop(b)
 		})
 		b.Run("Decode/"+benchName(s.rows, s.dim), func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
+			c := startCPU(b)
 			for b.Loop() {
 				DetransposeInt8(out, body, s.dim)
 			}
+			c.stop(b)
 		})
 	}
 }

@@ -2,35 +2,33 @@
 
 package qbit
 
-import (
-	"encoding/binary"
-	"math"
-)
+import "encoding/binary"
 
-// enc8 transposes the 64 elements e[0:64] into 8 plane words and stores
-// plane k's word big-endian at out[pos+k*ps:]. After the stages, word w
-// holds bit w of every element (element i at bit i), i.e. plane 7-w.
-func enc8(e []byte, out []byte, pos, ps int) {
+// enc8 transposes the 64 elements e[0:64] into 8 plane words: after the
+// stages word w holds bit w of every element (element i at bit i), and it
+// is stored as o[7-w], the plane index.
+func enc8(e []byte, o []uint64) {
 	e = e[:64]
+	o = o[:8]
+	var t uint64
+	// swap word-index bit 0 with bit-index bit 3
 	x0 := binary.LittleEndian.Uint64(e[0:])
 	x1 := binary.LittleEndian.Uint64(e[8:])
+	t = ((x0 >> 8) ^ x1) & 0x00ff00ff00ff00ff
+	x1 ^= t
+	x0 ^= t << 8
 	x2 := binary.LittleEndian.Uint64(e[16:])
 	x3 := binary.LittleEndian.Uint64(e[24:])
+	t = ((x2 >> 8) ^ x3) & 0x00ff00ff00ff00ff
+	x3 ^= t
+	x2 ^= t << 8
 	x4 := binary.LittleEndian.Uint64(e[32:])
 	x5 := binary.LittleEndian.Uint64(e[40:])
+	t = ((x4 >> 8) ^ x5) & 0x00ff00ff00ff00ff
+	x5 ^= t
+	x4 ^= t << 8
 	x6 := binary.LittleEndian.Uint64(e[48:])
 	x7 := binary.LittleEndian.Uint64(e[56:])
-	var t uint64
-	// swap word-index bit 0 with bit-index bit 3
-	t = ((x0 >> 8) ^ x1) & 0x00ff00ff00ff00ff
-	x1 ^= t
-	x0 ^= t << 8
-	t = ((x2 >> 8) ^ x3) & 0x00ff00ff00ff00ff
-	x3 ^= t
-	x2 ^= t << 8
-	t = ((x4 >> 8) ^ x5) & 0x00ff00ff00ff00ff
-	x5 ^= t
-	x4 ^= t << 8
 	t = ((x6 >> 8) ^ x7) & 0x00ff00ff00ff00ff
 	x7 ^= t
 	x6 ^= t << 8
@@ -90,64 +88,49 @@ func enc8(e []byte, out []byte, pos, ps int) {
 	t = ((x0 >> 4) ^ x4) & 0x0f0f0f0f0f0f0f0f
 	x4 ^= t
 	x0 ^= t << 4
+	o[7] = x0
+	o[3] = x4
 	t = ((x1 >> 4) ^ x5) & 0x0f0f0f0f0f0f0f0f
 	x5 ^= t
 	x1 ^= t << 4
+	o[6] = x1
+	o[2] = x5
 	t = ((x2 >> 4) ^ x6) & 0x0f0f0f0f0f0f0f0f
 	x6 ^= t
 	x2 ^= t << 4
+	o[5] = x2
+	o[1] = x6
 	t = ((x3 >> 4) ^ x7) & 0x0f0f0f0f0f0f0f0f
 	x7 ^= t
 	x3 ^= t << 4
-	_ = out[pos+7*ps+7]
-	binary.BigEndian.PutUint64(out[pos:], x7)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x6)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x5)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x4)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x3)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x2)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x1)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x0)
+	o[4] = x3
+	o[0] = x7
 }
 
-// dec8 is the inverse of enc8: it reads plane k's word big-endian at
-// in[pos+k*ps:] and writes the 64 elements e[0:64].
-func dec8(in []byte, pos, ps int, e []byte) {
+// dec8 is the inverse of enc8: it reads the plane words o and writes the
+// 64 elements e[0:64].
+func dec8(o []uint64, e []byte) {
 	e = e[:64]
-	_ = in[pos+7*ps+7]
-	x7 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x6 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x5 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x4 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x3 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x2 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x1 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x0 := binary.BigEndian.Uint64(in[pos:])
+	o = o[:8]
 	var t uint64
 	// swap word-index bit 2 with bit-index bit 2
+	x0 := o[7]
+	x4 := o[3]
 	t = ((x0 >> 4) ^ x4) & 0x0f0f0f0f0f0f0f0f
 	x4 ^= t
 	x0 ^= t << 4
+	x1 := o[6]
+	x5 := o[2]
 	t = ((x1 >> 4) ^ x5) & 0x0f0f0f0f0f0f0f0f
 	x5 ^= t
 	x1 ^= t << 4
+	x2 := o[5]
+	x6 := o[1]
 	t = ((x2 >> 4) ^ x6) & 0x0f0f0f0f0f0f0f0f
 	x6 ^= t
 	x2 ^= t << 4
+	x3 := o[4]
+	x7 := o[0]
 	t = ((x3 >> 4) ^ x7) & 0x0f0f0f0f0f0f0f0f
 	x7 ^= t
 	x3 ^= t << 4
@@ -207,69 +190,70 @@ func dec8(in []byte, pos, ps int, e []byte) {
 	t = ((x0 >> 8) ^ x1) & 0x00ff00ff00ff00ff
 	x1 ^= t
 	x0 ^= t << 8
+	binary.LittleEndian.PutUint64(e[0:], x0)
+	binary.LittleEndian.PutUint64(e[8:], x1)
 	t = ((x2 >> 8) ^ x3) & 0x00ff00ff00ff00ff
 	x3 ^= t
 	x2 ^= t << 8
+	binary.LittleEndian.PutUint64(e[16:], x2)
+	binary.LittleEndian.PutUint64(e[24:], x3)
 	t = ((x4 >> 8) ^ x5) & 0x00ff00ff00ff00ff
 	x5 ^= t
 	x4 ^= t << 8
+	binary.LittleEndian.PutUint64(e[32:], x4)
+	binary.LittleEndian.PutUint64(e[40:], x5)
 	t = ((x6 >> 8) ^ x7) & 0x00ff00ff00ff00ff
 	x7 ^= t
 	x6 ^= t << 8
-	binary.LittleEndian.PutUint64(e[0:], x0)
-	binary.LittleEndian.PutUint64(e[8:], x1)
-	binary.LittleEndian.PutUint64(e[16:], x2)
-	binary.LittleEndian.PutUint64(e[24:], x3)
-	binary.LittleEndian.PutUint64(e[32:], x4)
-	binary.LittleEndian.PutUint64(e[40:], x5)
 	binary.LittleEndian.PutUint64(e[48:], x6)
 	binary.LittleEndian.PutUint64(e[56:], x7)
 }
 
-// enc16 transposes the 64 elements e[0:64] into 16 plane words and stores
-// plane k's word big-endian at out[pos+k*ps:]. After the stages, word w
-// holds bit w of every element (element i at bit i), i.e. plane 15-w.
-func enc16(e []uint16, out []byte, pos, ps int) {
+// enc16 transposes the 64 elements e[0:64] into 16 plane words: after the
+// stages word w holds bit w of every element (element i at bit i), and it
+// is stored as o[15-w], the plane index.
+func enc16(e []uint16, o []uint64) {
 	e = e[:64]
+	o = o[:16]
+	var t uint64
+	// swap word-index bit 0 with bit-index bit 0
 	x0 := uint64(e[0]) | uint64(e[16])<<16 | uint64(e[32])<<32 | uint64(e[48])<<48
 	x1 := uint64(e[1]) | uint64(e[17])<<16 | uint64(e[33])<<32 | uint64(e[49])<<48
+	t = ((x0 >> 1) ^ x1) & 0x5555555555555555
+	x1 ^= t
+	x0 ^= t << 1
 	x2 := uint64(e[2]) | uint64(e[18])<<16 | uint64(e[34])<<32 | uint64(e[50])<<48
 	x3 := uint64(e[3]) | uint64(e[19])<<16 | uint64(e[35])<<32 | uint64(e[51])<<48
+	t = ((x2 >> 1) ^ x3) & 0x5555555555555555
+	x3 ^= t
+	x2 ^= t << 1
 	x4 := uint64(e[4]) | uint64(e[20])<<16 | uint64(e[36])<<32 | uint64(e[52])<<48
 	x5 := uint64(e[5]) | uint64(e[21])<<16 | uint64(e[37])<<32 | uint64(e[53])<<48
+	t = ((x4 >> 1) ^ x5) & 0x5555555555555555
+	x5 ^= t
+	x4 ^= t << 1
 	x6 := uint64(e[6]) | uint64(e[22])<<16 | uint64(e[38])<<32 | uint64(e[54])<<48
 	x7 := uint64(e[7]) | uint64(e[23])<<16 | uint64(e[39])<<32 | uint64(e[55])<<48
+	t = ((x6 >> 1) ^ x7) & 0x5555555555555555
+	x7 ^= t
+	x6 ^= t << 1
 	x8 := uint64(e[8]) | uint64(e[24])<<16 | uint64(e[40])<<32 | uint64(e[56])<<48
 	x9 := uint64(e[9]) | uint64(e[25])<<16 | uint64(e[41])<<32 | uint64(e[57])<<48
+	t = ((x8 >> 1) ^ x9) & 0x5555555555555555
+	x9 ^= t
+	x8 ^= t << 1
 	x10 := uint64(e[10]) | uint64(e[26])<<16 | uint64(e[42])<<32 | uint64(e[58])<<48
 	x11 := uint64(e[11]) | uint64(e[27])<<16 | uint64(e[43])<<32 | uint64(e[59])<<48
+	t = ((x10 >> 1) ^ x11) & 0x5555555555555555
+	x11 ^= t
+	x10 ^= t << 1
 	x12 := uint64(e[12]) | uint64(e[28])<<16 | uint64(e[44])<<32 | uint64(e[60])<<48
 	x13 := uint64(e[13]) | uint64(e[29])<<16 | uint64(e[45])<<32 | uint64(e[61])<<48
+	t = ((x12 >> 1) ^ x13) & 0x5555555555555555
+	x13 ^= t
+	x12 ^= t << 1
 	x14 := uint64(e[14]) | uint64(e[30])<<16 | uint64(e[46])<<32 | uint64(e[62])<<48
 	x15 := uint64(e[15]) | uint64(e[31])<<16 | uint64(e[47])<<32 | uint64(e[63])<<48
-	var t uint64
-	// swap word-index bit 0 with bit-index bit 0
-	t = ((x0 >> 1) ^ x1) & 0x5555555555555555
-	x1 ^= t
-	x0 ^= t << 1
-	t = ((x2 >> 1) ^ x3) & 0x5555555555555555
-	x3 ^= t
-	x2 ^= t << 1
-	t = ((x4 >> 1) ^ x5) & 0x5555555555555555
-	x5 ^= t
-	x4 ^= t << 1
-	t = ((x6 >> 1) ^ x7) & 0x5555555555555555
-	x7 ^= t
-	x6 ^= t << 1
-	t = ((x8 >> 1) ^ x9) & 0x5555555555555555
-	x9 ^= t
-	x8 ^= t << 1
-	t = ((x10 >> 1) ^ x11) & 0x5555555555555555
-	x11 ^= t
-	x10 ^= t << 1
-	t = ((x12 >> 1) ^ x13) & 0x5555555555555555
-	x13 ^= t
-	x12 ^= t << 1
 	t = ((x14 >> 1) ^ x15) & 0x5555555555555555
 	x15 ^= t
 	x14 ^= t << 1
@@ -327,120 +311,89 @@ func enc16(e []uint16, out []byte, pos, ps int) {
 	t = ((x0 >> 8) ^ x8) & 0x00ff00ff00ff00ff
 	x8 ^= t
 	x0 ^= t << 8
+	o[15] = x0
+	o[7] = x8
 	t = ((x1 >> 8) ^ x9) & 0x00ff00ff00ff00ff
 	x9 ^= t
 	x1 ^= t << 8
+	o[14] = x1
+	o[6] = x9
 	t = ((x2 >> 8) ^ x10) & 0x00ff00ff00ff00ff
 	x10 ^= t
 	x2 ^= t << 8
+	o[13] = x2
+	o[5] = x10
 	t = ((x3 >> 8) ^ x11) & 0x00ff00ff00ff00ff
 	x11 ^= t
 	x3 ^= t << 8
+	o[12] = x3
+	o[4] = x11
 	t = ((x4 >> 8) ^ x12) & 0x00ff00ff00ff00ff
 	x12 ^= t
 	x4 ^= t << 8
+	o[11] = x4
+	o[3] = x12
 	t = ((x5 >> 8) ^ x13) & 0x00ff00ff00ff00ff
 	x13 ^= t
 	x5 ^= t << 8
+	o[10] = x5
+	o[2] = x13
 	t = ((x6 >> 8) ^ x14) & 0x00ff00ff00ff00ff
 	x14 ^= t
 	x6 ^= t << 8
+	o[9] = x6
+	o[1] = x14
 	t = ((x7 >> 8) ^ x15) & 0x00ff00ff00ff00ff
 	x15 ^= t
 	x7 ^= t << 8
-	_ = out[pos+15*ps+7]
-	binary.BigEndian.PutUint64(out[pos:], x15)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x14)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x13)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x12)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x11)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x10)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x9)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x8)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x7)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x6)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x5)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x4)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x3)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x2)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x1)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x0)
+	o[8] = x7
+	o[0] = x15
 }
 
-// dec16 is the inverse of enc16: it reads plane k's word big-endian at
-// in[pos+k*ps:] and writes the 64 elements e[0:64].
-func dec16(in []byte, pos, ps int, e []uint16) {
+// dec16 is the inverse of enc16: it reads the plane words o and writes the
+// 64 elements e[0:64].
+func dec16(o []uint64, e []uint16) {
 	e = e[:64]
-	_ = in[pos+15*ps+7]
-	x15 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x14 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x13 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x12 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x11 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x10 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x9 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x8 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x7 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x6 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x5 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x4 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x3 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x2 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x1 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x0 := binary.BigEndian.Uint64(in[pos:])
+	o = o[:16]
 	var t uint64
 	// swap word-index bit 3 with bit-index bit 3
+	x0 := o[15]
+	x8 := o[7]
 	t = ((x0 >> 8) ^ x8) & 0x00ff00ff00ff00ff
 	x8 ^= t
 	x0 ^= t << 8
+	x1 := o[14]
+	x9 := o[6]
 	t = ((x1 >> 8) ^ x9) & 0x00ff00ff00ff00ff
 	x9 ^= t
 	x1 ^= t << 8
+	x2 := o[13]
+	x10 := o[5]
 	t = ((x2 >> 8) ^ x10) & 0x00ff00ff00ff00ff
 	x10 ^= t
 	x2 ^= t << 8
+	x3 := o[12]
+	x11 := o[4]
 	t = ((x3 >> 8) ^ x11) & 0x00ff00ff00ff00ff
 	x11 ^= t
 	x3 ^= t << 8
+	x4 := o[11]
+	x12 := o[3]
 	t = ((x4 >> 8) ^ x12) & 0x00ff00ff00ff00ff
 	x12 ^= t
 	x4 ^= t << 8
+	x5 := o[10]
+	x13 := o[2]
 	t = ((x5 >> 8) ^ x13) & 0x00ff00ff00ff00ff
 	x13 ^= t
 	x5 ^= t << 8
+	x6 := o[9]
+	x14 := o[1]
 	t = ((x6 >> 8) ^ x14) & 0x00ff00ff00ff00ff
 	x14 ^= t
 	x6 ^= t << 8
+	x7 := o[8]
+	x15 := o[0]
 	t = ((x7 >> 8) ^ x15) & 0x00ff00ff00ff00ff
 	x15 ^= t
 	x7 ^= t << 8
@@ -498,129 +451,130 @@ func dec16(in []byte, pos, ps int, e []uint16) {
 	t = ((x0 >> 1) ^ x1) & 0x5555555555555555
 	x1 ^= t
 	x0 ^= t << 1
+	e[0], e[16], e[32], e[48] = uint16(x0), uint16(x0>>16), uint16(x0>>32), uint16(x0>>48)
+	e[1], e[17], e[33], e[49] = uint16(x1), uint16(x1>>16), uint16(x1>>32), uint16(x1>>48)
 	t = ((x2 >> 1) ^ x3) & 0x5555555555555555
 	x3 ^= t
 	x2 ^= t << 1
+	e[2], e[18], e[34], e[50] = uint16(x2), uint16(x2>>16), uint16(x2>>32), uint16(x2>>48)
+	e[3], e[19], e[35], e[51] = uint16(x3), uint16(x3>>16), uint16(x3>>32), uint16(x3>>48)
 	t = ((x4 >> 1) ^ x5) & 0x5555555555555555
 	x5 ^= t
 	x4 ^= t << 1
+	e[4], e[20], e[36], e[52] = uint16(x4), uint16(x4>>16), uint16(x4>>32), uint16(x4>>48)
+	e[5], e[21], e[37], e[53] = uint16(x5), uint16(x5>>16), uint16(x5>>32), uint16(x5>>48)
 	t = ((x6 >> 1) ^ x7) & 0x5555555555555555
 	x7 ^= t
 	x6 ^= t << 1
+	e[6], e[22], e[38], e[54] = uint16(x6), uint16(x6>>16), uint16(x6>>32), uint16(x6>>48)
+	e[7], e[23], e[39], e[55] = uint16(x7), uint16(x7>>16), uint16(x7>>32), uint16(x7>>48)
 	t = ((x8 >> 1) ^ x9) & 0x5555555555555555
 	x9 ^= t
 	x8 ^= t << 1
+	e[8], e[24], e[40], e[56] = uint16(x8), uint16(x8>>16), uint16(x8>>32), uint16(x8>>48)
+	e[9], e[25], e[41], e[57] = uint16(x9), uint16(x9>>16), uint16(x9>>32), uint16(x9>>48)
 	t = ((x10 >> 1) ^ x11) & 0x5555555555555555
 	x11 ^= t
 	x10 ^= t << 1
+	e[10], e[26], e[42], e[58] = uint16(x10), uint16(x10>>16), uint16(x10>>32), uint16(x10>>48)
+	e[11], e[27], e[43], e[59] = uint16(x11), uint16(x11>>16), uint16(x11>>32), uint16(x11>>48)
 	t = ((x12 >> 1) ^ x13) & 0x5555555555555555
 	x13 ^= t
 	x12 ^= t << 1
+	e[12], e[28], e[44], e[60] = uint16(x12), uint16(x12>>16), uint16(x12>>32), uint16(x12>>48)
+	e[13], e[29], e[45], e[61] = uint16(x13), uint16(x13>>16), uint16(x13>>32), uint16(x13>>48)
 	t = ((x14 >> 1) ^ x15) & 0x5555555555555555
 	x15 ^= t
 	x14 ^= t << 1
-	e[0], e[16], e[32], e[48] = uint16(x0), uint16(x0>>16), uint16(x0>>32), uint16(x0>>48)
-	e[1], e[17], e[33], e[49] = uint16(x1), uint16(x1>>16), uint16(x1>>32), uint16(x1>>48)
-	e[2], e[18], e[34], e[50] = uint16(x2), uint16(x2>>16), uint16(x2>>32), uint16(x2>>48)
-	e[3], e[19], e[35], e[51] = uint16(x3), uint16(x3>>16), uint16(x3>>32), uint16(x3>>48)
-	e[4], e[20], e[36], e[52] = uint16(x4), uint16(x4>>16), uint16(x4>>32), uint16(x4>>48)
-	e[5], e[21], e[37], e[53] = uint16(x5), uint16(x5>>16), uint16(x5>>32), uint16(x5>>48)
-	e[6], e[22], e[38], e[54] = uint16(x6), uint16(x6>>16), uint16(x6>>32), uint16(x6>>48)
-	e[7], e[23], e[39], e[55] = uint16(x7), uint16(x7>>16), uint16(x7>>32), uint16(x7>>48)
-	e[8], e[24], e[40], e[56] = uint16(x8), uint16(x8>>16), uint16(x8>>32), uint16(x8>>48)
-	e[9], e[25], e[41], e[57] = uint16(x9), uint16(x9>>16), uint16(x9>>32), uint16(x9>>48)
-	e[10], e[26], e[42], e[58] = uint16(x10), uint16(x10>>16), uint16(x10>>32), uint16(x10>>48)
-	e[11], e[27], e[43], e[59] = uint16(x11), uint16(x11>>16), uint16(x11>>32), uint16(x11>>48)
-	e[12], e[28], e[44], e[60] = uint16(x12), uint16(x12>>16), uint16(x12>>32), uint16(x12>>48)
-	e[13], e[29], e[45], e[61] = uint16(x13), uint16(x13>>16), uint16(x13>>32), uint16(x13>>48)
 	e[14], e[30], e[46], e[62] = uint16(x14), uint16(x14>>16), uint16(x14>>32), uint16(x14>>48)
 	e[15], e[31], e[47], e[63] = uint16(x15), uint16(x15>>16), uint16(x15>>32), uint16(x15>>48)
 }
 
-// enc32 transposes the 64 elements e[0:64] into 32 plane words and stores
-// plane k's word big-endian at out[pos+k*ps:]. After the stages, word w
-// holds bit w of every element (element i at bit i), i.e. plane 31-w.
-func enc32(e []float32, out []byte, pos, ps int) {
+// enc32 transposes the 64 elements e[0:64] into 32 plane words: after the
+// stages word w holds bit w of every element (element i at bit i), and it
+// is stored as o[31-w], the plane index.
+func enc32(e []uint32, o []uint64) {
 	e = e[:64]
-	x0 := uint64(math.Float32bits(e[0])) | uint64(math.Float32bits(e[32]))<<32
-	x1 := uint64(math.Float32bits(e[1])) | uint64(math.Float32bits(e[33]))<<32
-	x2 := uint64(math.Float32bits(e[2])) | uint64(math.Float32bits(e[34]))<<32
-	x3 := uint64(math.Float32bits(e[3])) | uint64(math.Float32bits(e[35]))<<32
-	x4 := uint64(math.Float32bits(e[4])) | uint64(math.Float32bits(e[36]))<<32
-	x5 := uint64(math.Float32bits(e[5])) | uint64(math.Float32bits(e[37]))<<32
-	x6 := uint64(math.Float32bits(e[6])) | uint64(math.Float32bits(e[38]))<<32
-	x7 := uint64(math.Float32bits(e[7])) | uint64(math.Float32bits(e[39]))<<32
-	x8 := uint64(math.Float32bits(e[8])) | uint64(math.Float32bits(e[40]))<<32
-	x9 := uint64(math.Float32bits(e[9])) | uint64(math.Float32bits(e[41]))<<32
-	x10 := uint64(math.Float32bits(e[10])) | uint64(math.Float32bits(e[42]))<<32
-	x11 := uint64(math.Float32bits(e[11])) | uint64(math.Float32bits(e[43]))<<32
-	x12 := uint64(math.Float32bits(e[12])) | uint64(math.Float32bits(e[44]))<<32
-	x13 := uint64(math.Float32bits(e[13])) | uint64(math.Float32bits(e[45]))<<32
-	x14 := uint64(math.Float32bits(e[14])) | uint64(math.Float32bits(e[46]))<<32
-	x15 := uint64(math.Float32bits(e[15])) | uint64(math.Float32bits(e[47]))<<32
-	x16 := uint64(math.Float32bits(e[16])) | uint64(math.Float32bits(e[48]))<<32
-	x17 := uint64(math.Float32bits(e[17])) | uint64(math.Float32bits(e[49]))<<32
-	x18 := uint64(math.Float32bits(e[18])) | uint64(math.Float32bits(e[50]))<<32
-	x19 := uint64(math.Float32bits(e[19])) | uint64(math.Float32bits(e[51]))<<32
-	x20 := uint64(math.Float32bits(e[20])) | uint64(math.Float32bits(e[52]))<<32
-	x21 := uint64(math.Float32bits(e[21])) | uint64(math.Float32bits(e[53]))<<32
-	x22 := uint64(math.Float32bits(e[22])) | uint64(math.Float32bits(e[54]))<<32
-	x23 := uint64(math.Float32bits(e[23])) | uint64(math.Float32bits(e[55]))<<32
-	x24 := uint64(math.Float32bits(e[24])) | uint64(math.Float32bits(e[56]))<<32
-	x25 := uint64(math.Float32bits(e[25])) | uint64(math.Float32bits(e[57]))<<32
-	x26 := uint64(math.Float32bits(e[26])) | uint64(math.Float32bits(e[58]))<<32
-	x27 := uint64(math.Float32bits(e[27])) | uint64(math.Float32bits(e[59]))<<32
-	x28 := uint64(math.Float32bits(e[28])) | uint64(math.Float32bits(e[60]))<<32
-	x29 := uint64(math.Float32bits(e[29])) | uint64(math.Float32bits(e[61]))<<32
-	x30 := uint64(math.Float32bits(e[30])) | uint64(math.Float32bits(e[62]))<<32
-	x31 := uint64(math.Float32bits(e[31])) | uint64(math.Float32bits(e[63]))<<32
+	o = o[:32]
 	var t uint64
 	// swap word-index bit 0 with bit-index bit 0
+	x0 := uint64(e[0]) | uint64(e[32])<<32
+	x1 := uint64(e[1]) | uint64(e[33])<<32
 	t = ((x0 >> 1) ^ x1) & 0x5555555555555555
 	x1 ^= t
 	x0 ^= t << 1
+	x2 := uint64(e[2]) | uint64(e[34])<<32
+	x3 := uint64(e[3]) | uint64(e[35])<<32
 	t = ((x2 >> 1) ^ x3) & 0x5555555555555555
 	x3 ^= t
 	x2 ^= t << 1
+	x4 := uint64(e[4]) | uint64(e[36])<<32
+	x5 := uint64(e[5]) | uint64(e[37])<<32
 	t = ((x4 >> 1) ^ x5) & 0x5555555555555555
 	x5 ^= t
 	x4 ^= t << 1
+	x6 := uint64(e[6]) | uint64(e[38])<<32
+	x7 := uint64(e[7]) | uint64(e[39])<<32
 	t = ((x6 >> 1) ^ x7) & 0x5555555555555555
 	x7 ^= t
 	x6 ^= t << 1
+	x8 := uint64(e[8]) | uint64(e[40])<<32
+	x9 := uint64(e[9]) | uint64(e[41])<<32
 	t = ((x8 >> 1) ^ x9) & 0x5555555555555555
 	x9 ^= t
 	x8 ^= t << 1
+	x10 := uint64(e[10]) | uint64(e[42])<<32
+	x11 := uint64(e[11]) | uint64(e[43])<<32
 	t = ((x10 >> 1) ^ x11) & 0x5555555555555555
 	x11 ^= t
 	x10 ^= t << 1
+	x12 := uint64(e[12]) | uint64(e[44])<<32
+	x13 := uint64(e[13]) | uint64(e[45])<<32
 	t = ((x12 >> 1) ^ x13) & 0x5555555555555555
 	x13 ^= t
 	x12 ^= t << 1
+	x14 := uint64(e[14]) | uint64(e[46])<<32
+	x15 := uint64(e[15]) | uint64(e[47])<<32
 	t = ((x14 >> 1) ^ x15) & 0x5555555555555555
 	x15 ^= t
 	x14 ^= t << 1
+	x16 := uint64(e[16]) | uint64(e[48])<<32
+	x17 := uint64(e[17]) | uint64(e[49])<<32
 	t = ((x16 >> 1) ^ x17) & 0x5555555555555555
 	x17 ^= t
 	x16 ^= t << 1
+	x18 := uint64(e[18]) | uint64(e[50])<<32
+	x19 := uint64(e[19]) | uint64(e[51])<<32
 	t = ((x18 >> 1) ^ x19) & 0x5555555555555555
 	x19 ^= t
 	x18 ^= t << 1
+	x20 := uint64(e[20]) | uint64(e[52])<<32
+	x21 := uint64(e[21]) | uint64(e[53])<<32
 	t = ((x20 >> 1) ^ x21) & 0x5555555555555555
 	x21 ^= t
 	x20 ^= t << 1
+	x22 := uint64(e[22]) | uint64(e[54])<<32
+	x23 := uint64(e[23]) | uint64(e[55])<<32
 	t = ((x22 >> 1) ^ x23) & 0x5555555555555555
 	x23 ^= t
 	x22 ^= t << 1
+	x24 := uint64(e[24]) | uint64(e[56])<<32
+	x25 := uint64(e[25]) | uint64(e[57])<<32
 	t = ((x24 >> 1) ^ x25) & 0x5555555555555555
 	x25 ^= t
 	x24 ^= t << 1
+	x26 := uint64(e[26]) | uint64(e[58])<<32
+	x27 := uint64(e[27]) | uint64(e[59])<<32
 	t = ((x26 >> 1) ^ x27) & 0x5555555555555555
 	x27 ^= t
 	x26 ^= t << 1
+	x28 := uint64(e[28]) | uint64(e[60])<<32
+	x29 := uint64(e[29]) | uint64(e[61])<<32
 	t = ((x28 >> 1) ^ x29) & 0x5555555555555555
 	x29 ^= t
 	x28 ^= t << 1
+	x30 := uint64(e[30]) | uint64(e[62])<<32
+	x31 := uint64(e[31]) | uint64(e[63])<<32
 	t = ((x30 >> 1) ^ x31) & 0x5555555555555555
 	x31 ^= t
 	x30 ^= t << 1
@@ -775,232 +729,169 @@ func enc32(e []float32, out []byte, pos, ps int) {
 	t = ((x0 >> 16) ^ x16) & 0x0000ffff0000ffff
 	x16 ^= t
 	x0 ^= t << 16
+	o[31] = x0
+	o[15] = x16
 	t = ((x1 >> 16) ^ x17) & 0x0000ffff0000ffff
 	x17 ^= t
 	x1 ^= t << 16
+	o[30] = x1
+	o[14] = x17
 	t = ((x2 >> 16) ^ x18) & 0x0000ffff0000ffff
 	x18 ^= t
 	x2 ^= t << 16
+	o[29] = x2
+	o[13] = x18
 	t = ((x3 >> 16) ^ x19) & 0x0000ffff0000ffff
 	x19 ^= t
 	x3 ^= t << 16
+	o[28] = x3
+	o[12] = x19
 	t = ((x4 >> 16) ^ x20) & 0x0000ffff0000ffff
 	x20 ^= t
 	x4 ^= t << 16
+	o[27] = x4
+	o[11] = x20
 	t = ((x5 >> 16) ^ x21) & 0x0000ffff0000ffff
 	x21 ^= t
 	x5 ^= t << 16
+	o[26] = x5
+	o[10] = x21
 	t = ((x6 >> 16) ^ x22) & 0x0000ffff0000ffff
 	x22 ^= t
 	x6 ^= t << 16
+	o[25] = x6
+	o[9] = x22
 	t = ((x7 >> 16) ^ x23) & 0x0000ffff0000ffff
 	x23 ^= t
 	x7 ^= t << 16
+	o[24] = x7
+	o[8] = x23
 	t = ((x8 >> 16) ^ x24) & 0x0000ffff0000ffff
 	x24 ^= t
 	x8 ^= t << 16
+	o[23] = x8
+	o[7] = x24
 	t = ((x9 >> 16) ^ x25) & 0x0000ffff0000ffff
 	x25 ^= t
 	x9 ^= t << 16
+	o[22] = x9
+	o[6] = x25
 	t = ((x10 >> 16) ^ x26) & 0x0000ffff0000ffff
 	x26 ^= t
 	x10 ^= t << 16
+	o[21] = x10
+	o[5] = x26
 	t = ((x11 >> 16) ^ x27) & 0x0000ffff0000ffff
 	x27 ^= t
 	x11 ^= t << 16
+	o[20] = x11
+	o[4] = x27
 	t = ((x12 >> 16) ^ x28) & 0x0000ffff0000ffff
 	x28 ^= t
 	x12 ^= t << 16
+	o[19] = x12
+	o[3] = x28
 	t = ((x13 >> 16) ^ x29) & 0x0000ffff0000ffff
 	x29 ^= t
 	x13 ^= t << 16
+	o[18] = x13
+	o[2] = x29
 	t = ((x14 >> 16) ^ x30) & 0x0000ffff0000ffff
 	x30 ^= t
 	x14 ^= t << 16
+	o[17] = x14
+	o[1] = x30
 	t = ((x15 >> 16) ^ x31) & 0x0000ffff0000ffff
 	x31 ^= t
 	x15 ^= t << 16
-	_ = out[pos+31*ps+7]
-	binary.BigEndian.PutUint64(out[pos:], x31)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x30)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x29)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x28)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x27)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x26)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x25)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x24)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x23)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x22)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x21)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x20)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x19)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x18)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x17)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x16)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x15)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x14)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x13)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x12)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x11)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x10)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x9)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x8)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x7)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x6)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x5)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x4)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x3)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x2)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x1)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x0)
+	o[16] = x15
+	o[0] = x31
 }
 
-// dec32 is the inverse of enc32: it reads plane k's word big-endian at
-// in[pos+k*ps:] and writes the 64 elements e[0:64].
-func dec32(in []byte, pos, ps int, e []float32) {
+// dec32 is the inverse of enc32: it reads the plane words o and writes the
+// 64 elements e[0:64].
+func dec32(o []uint64, e []uint32) {
 	e = e[:64]
-	_ = in[pos+31*ps+7]
-	x31 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x30 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x29 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x28 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x27 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x26 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x25 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x24 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x23 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x22 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x21 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x20 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x19 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x18 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x17 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x16 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x15 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x14 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x13 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x12 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x11 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x10 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x9 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x8 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x7 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x6 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x5 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x4 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x3 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x2 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x1 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x0 := binary.BigEndian.Uint64(in[pos:])
+	o = o[:32]
 	var t uint64
 	// swap word-index bit 4 with bit-index bit 4
+	x0 := o[31]
+	x16 := o[15]
 	t = ((x0 >> 16) ^ x16) & 0x0000ffff0000ffff
 	x16 ^= t
 	x0 ^= t << 16
+	x1 := o[30]
+	x17 := o[14]
 	t = ((x1 >> 16) ^ x17) & 0x0000ffff0000ffff
 	x17 ^= t
 	x1 ^= t << 16
+	x2 := o[29]
+	x18 := o[13]
 	t = ((x2 >> 16) ^ x18) & 0x0000ffff0000ffff
 	x18 ^= t
 	x2 ^= t << 16
+	x3 := o[28]
+	x19 := o[12]
 	t = ((x3 >> 16) ^ x19) & 0x0000ffff0000ffff
 	x19 ^= t
 	x3 ^= t << 16
+	x4 := o[27]
+	x20 := o[11]
 	t = ((x4 >> 16) ^ x20) & 0x0000ffff0000ffff
 	x20 ^= t
 	x4 ^= t << 16
+	x5 := o[26]
+	x21 := o[10]
 	t = ((x5 >> 16) ^ x21) & 0x0000ffff0000ffff
 	x21 ^= t
 	x5 ^= t << 16
+	x6 := o[25]
+	x22 := o[9]
 	t = ((x6 >> 16) ^ x22) & 0x0000ffff0000ffff
 	x22 ^= t
 	x6 ^= t << 16
+	x7 := o[24]
+	x23 := o[8]
 	t = ((x7 >> 16) ^ x23) & 0x0000ffff0000ffff
 	x23 ^= t
 	x7 ^= t << 16
+	x8 := o[23]
+	x24 := o[7]
 	t = ((x8 >> 16) ^ x24) & 0x0000ffff0000ffff
 	x24 ^= t
 	x8 ^= t << 16
+	x9 := o[22]
+	x25 := o[6]
 	t = ((x9 >> 16) ^ x25) & 0x0000ffff0000ffff
 	x25 ^= t
 	x9 ^= t << 16
+	x10 := o[21]
+	x26 := o[5]
 	t = ((x10 >> 16) ^ x26) & 0x0000ffff0000ffff
 	x26 ^= t
 	x10 ^= t << 16
+	x11 := o[20]
+	x27 := o[4]
 	t = ((x11 >> 16) ^ x27) & 0x0000ffff0000ffff
 	x27 ^= t
 	x11 ^= t << 16
+	x12 := o[19]
+	x28 := o[3]
 	t = ((x12 >> 16) ^ x28) & 0x0000ffff0000ffff
 	x28 ^= t
 	x12 ^= t << 16
+	x13 := o[18]
+	x29 := o[2]
 	t = ((x13 >> 16) ^ x29) & 0x0000ffff0000ffff
 	x29 ^= t
 	x13 ^= t << 16
+	x14 := o[17]
+	x30 := o[1]
 	t = ((x14 >> 16) ^ x30) & 0x0000ffff0000ffff
 	x30 ^= t
 	x14 ^= t << 16
+	x15 := o[16]
+	x31 := o[0]
 	t = ((x15 >> 16) ^ x31) & 0x0000ffff0000ffff
 	x31 ^= t
 	x15 ^= t << 16
@@ -1155,249 +1046,250 @@ func dec32(in []byte, pos, ps int, e []float32) {
 	t = ((x0 >> 1) ^ x1) & 0x5555555555555555
 	x1 ^= t
 	x0 ^= t << 1
+	e[0], e[32] = uint32(x0), uint32(x0>>32)
+	e[1], e[33] = uint32(x1), uint32(x1>>32)
 	t = ((x2 >> 1) ^ x3) & 0x5555555555555555
 	x3 ^= t
 	x2 ^= t << 1
+	e[2], e[34] = uint32(x2), uint32(x2>>32)
+	e[3], e[35] = uint32(x3), uint32(x3>>32)
 	t = ((x4 >> 1) ^ x5) & 0x5555555555555555
 	x5 ^= t
 	x4 ^= t << 1
+	e[4], e[36] = uint32(x4), uint32(x4>>32)
+	e[5], e[37] = uint32(x5), uint32(x5>>32)
 	t = ((x6 >> 1) ^ x7) & 0x5555555555555555
 	x7 ^= t
 	x6 ^= t << 1
+	e[6], e[38] = uint32(x6), uint32(x6>>32)
+	e[7], e[39] = uint32(x7), uint32(x7>>32)
 	t = ((x8 >> 1) ^ x9) & 0x5555555555555555
 	x9 ^= t
 	x8 ^= t << 1
+	e[8], e[40] = uint32(x8), uint32(x8>>32)
+	e[9], e[41] = uint32(x9), uint32(x9>>32)
 	t = ((x10 >> 1) ^ x11) & 0x5555555555555555
 	x11 ^= t
 	x10 ^= t << 1
+	e[10], e[42] = uint32(x10), uint32(x10>>32)
+	e[11], e[43] = uint32(x11), uint32(x11>>32)
 	t = ((x12 >> 1) ^ x13) & 0x5555555555555555
 	x13 ^= t
 	x12 ^= t << 1
+	e[12], e[44] = uint32(x12), uint32(x12>>32)
+	e[13], e[45] = uint32(x13), uint32(x13>>32)
 	t = ((x14 >> 1) ^ x15) & 0x5555555555555555
 	x15 ^= t
 	x14 ^= t << 1
+	e[14], e[46] = uint32(x14), uint32(x14>>32)
+	e[15], e[47] = uint32(x15), uint32(x15>>32)
 	t = ((x16 >> 1) ^ x17) & 0x5555555555555555
 	x17 ^= t
 	x16 ^= t << 1
+	e[16], e[48] = uint32(x16), uint32(x16>>32)
+	e[17], e[49] = uint32(x17), uint32(x17>>32)
 	t = ((x18 >> 1) ^ x19) & 0x5555555555555555
 	x19 ^= t
 	x18 ^= t << 1
+	e[18], e[50] = uint32(x18), uint32(x18>>32)
+	e[19], e[51] = uint32(x19), uint32(x19>>32)
 	t = ((x20 >> 1) ^ x21) & 0x5555555555555555
 	x21 ^= t
 	x20 ^= t << 1
+	e[20], e[52] = uint32(x20), uint32(x20>>32)
+	e[21], e[53] = uint32(x21), uint32(x21>>32)
 	t = ((x22 >> 1) ^ x23) & 0x5555555555555555
 	x23 ^= t
 	x22 ^= t << 1
+	e[22], e[54] = uint32(x22), uint32(x22>>32)
+	e[23], e[55] = uint32(x23), uint32(x23>>32)
 	t = ((x24 >> 1) ^ x25) & 0x5555555555555555
 	x25 ^= t
 	x24 ^= t << 1
+	e[24], e[56] = uint32(x24), uint32(x24>>32)
+	e[25], e[57] = uint32(x25), uint32(x25>>32)
 	t = ((x26 >> 1) ^ x27) & 0x5555555555555555
 	x27 ^= t
 	x26 ^= t << 1
+	e[26], e[58] = uint32(x26), uint32(x26>>32)
+	e[27], e[59] = uint32(x27), uint32(x27>>32)
 	t = ((x28 >> 1) ^ x29) & 0x5555555555555555
 	x29 ^= t
 	x28 ^= t << 1
+	e[28], e[60] = uint32(x28), uint32(x28>>32)
+	e[29], e[61] = uint32(x29), uint32(x29>>32)
 	t = ((x30 >> 1) ^ x31) & 0x5555555555555555
 	x31 ^= t
 	x30 ^= t << 1
-	e[0], e[32] = math.Float32frombits(uint32(x0)), math.Float32frombits(uint32(x0>>32))
-	e[1], e[33] = math.Float32frombits(uint32(x1)), math.Float32frombits(uint32(x1>>32))
-	e[2], e[34] = math.Float32frombits(uint32(x2)), math.Float32frombits(uint32(x2>>32))
-	e[3], e[35] = math.Float32frombits(uint32(x3)), math.Float32frombits(uint32(x3>>32))
-	e[4], e[36] = math.Float32frombits(uint32(x4)), math.Float32frombits(uint32(x4>>32))
-	e[5], e[37] = math.Float32frombits(uint32(x5)), math.Float32frombits(uint32(x5>>32))
-	e[6], e[38] = math.Float32frombits(uint32(x6)), math.Float32frombits(uint32(x6>>32))
-	e[7], e[39] = math.Float32frombits(uint32(x7)), math.Float32frombits(uint32(x7>>32))
-	e[8], e[40] = math.Float32frombits(uint32(x8)), math.Float32frombits(uint32(x8>>32))
-	e[9], e[41] = math.Float32frombits(uint32(x9)), math.Float32frombits(uint32(x9>>32))
-	e[10], e[42] = math.Float32frombits(uint32(x10)), math.Float32frombits(uint32(x10>>32))
-	e[11], e[43] = math.Float32frombits(uint32(x11)), math.Float32frombits(uint32(x11>>32))
-	e[12], e[44] = math.Float32frombits(uint32(x12)), math.Float32frombits(uint32(x12>>32))
-	e[13], e[45] = math.Float32frombits(uint32(x13)), math.Float32frombits(uint32(x13>>32))
-	e[14], e[46] = math.Float32frombits(uint32(x14)), math.Float32frombits(uint32(x14>>32))
-	e[15], e[47] = math.Float32frombits(uint32(x15)), math.Float32frombits(uint32(x15>>32))
-	e[16], e[48] = math.Float32frombits(uint32(x16)), math.Float32frombits(uint32(x16>>32))
-	e[17], e[49] = math.Float32frombits(uint32(x17)), math.Float32frombits(uint32(x17>>32))
-	e[18], e[50] = math.Float32frombits(uint32(x18)), math.Float32frombits(uint32(x18>>32))
-	e[19], e[51] = math.Float32frombits(uint32(x19)), math.Float32frombits(uint32(x19>>32))
-	e[20], e[52] = math.Float32frombits(uint32(x20)), math.Float32frombits(uint32(x20>>32))
-	e[21], e[53] = math.Float32frombits(uint32(x21)), math.Float32frombits(uint32(x21>>32))
-	e[22], e[54] = math.Float32frombits(uint32(x22)), math.Float32frombits(uint32(x22>>32))
-	e[23], e[55] = math.Float32frombits(uint32(x23)), math.Float32frombits(uint32(x23>>32))
-	e[24], e[56] = math.Float32frombits(uint32(x24)), math.Float32frombits(uint32(x24>>32))
-	e[25], e[57] = math.Float32frombits(uint32(x25)), math.Float32frombits(uint32(x25>>32))
-	e[26], e[58] = math.Float32frombits(uint32(x26)), math.Float32frombits(uint32(x26>>32))
-	e[27], e[59] = math.Float32frombits(uint32(x27)), math.Float32frombits(uint32(x27>>32))
-	e[28], e[60] = math.Float32frombits(uint32(x28)), math.Float32frombits(uint32(x28>>32))
-	e[29], e[61] = math.Float32frombits(uint32(x29)), math.Float32frombits(uint32(x29>>32))
-	e[30], e[62] = math.Float32frombits(uint32(x30)), math.Float32frombits(uint32(x30>>32))
-	e[31], e[63] = math.Float32frombits(uint32(x31)), math.Float32frombits(uint32(x31>>32))
+	e[30], e[62] = uint32(x30), uint32(x30>>32)
+	e[31], e[63] = uint32(x31), uint32(x31>>32)
 }
 
-// enc64 transposes the 64 elements e[0:64] into 64 plane words and stores
-// plane k's word big-endian at out[pos+k*ps:]. After the stages, word w
-// holds bit w of every element (element i at bit i), i.e. plane 63-w.
-func enc64(e []float64, out []byte, pos, ps int) {
+// enc64 transposes the 64 elements e[0:64] into 64 plane words: after the
+// stages word w holds bit w of every element (element i at bit i), and it
+// is stored as o[63-w], the plane index.
+func enc64(e []uint64, o []uint64) {
 	e = e[:64]
-	x0 := math.Float64bits(e[0])
-	x1 := math.Float64bits(e[1])
-	x2 := math.Float64bits(e[2])
-	x3 := math.Float64bits(e[3])
-	x4 := math.Float64bits(e[4])
-	x5 := math.Float64bits(e[5])
-	x6 := math.Float64bits(e[6])
-	x7 := math.Float64bits(e[7])
-	x8 := math.Float64bits(e[8])
-	x9 := math.Float64bits(e[9])
-	x10 := math.Float64bits(e[10])
-	x11 := math.Float64bits(e[11])
-	x12 := math.Float64bits(e[12])
-	x13 := math.Float64bits(e[13])
-	x14 := math.Float64bits(e[14])
-	x15 := math.Float64bits(e[15])
-	x16 := math.Float64bits(e[16])
-	x17 := math.Float64bits(e[17])
-	x18 := math.Float64bits(e[18])
-	x19 := math.Float64bits(e[19])
-	x20 := math.Float64bits(e[20])
-	x21 := math.Float64bits(e[21])
-	x22 := math.Float64bits(e[22])
-	x23 := math.Float64bits(e[23])
-	x24 := math.Float64bits(e[24])
-	x25 := math.Float64bits(e[25])
-	x26 := math.Float64bits(e[26])
-	x27 := math.Float64bits(e[27])
-	x28 := math.Float64bits(e[28])
-	x29 := math.Float64bits(e[29])
-	x30 := math.Float64bits(e[30])
-	x31 := math.Float64bits(e[31])
-	x32 := math.Float64bits(e[32])
-	x33 := math.Float64bits(e[33])
-	x34 := math.Float64bits(e[34])
-	x35 := math.Float64bits(e[35])
-	x36 := math.Float64bits(e[36])
-	x37 := math.Float64bits(e[37])
-	x38 := math.Float64bits(e[38])
-	x39 := math.Float64bits(e[39])
-	x40 := math.Float64bits(e[40])
-	x41 := math.Float64bits(e[41])
-	x42 := math.Float64bits(e[42])
-	x43 := math.Float64bits(e[43])
-	x44 := math.Float64bits(e[44])
-	x45 := math.Float64bits(e[45])
-	x46 := math.Float64bits(e[46])
-	x47 := math.Float64bits(e[47])
-	x48 := math.Float64bits(e[48])
-	x49 := math.Float64bits(e[49])
-	x50 := math.Float64bits(e[50])
-	x51 := math.Float64bits(e[51])
-	x52 := math.Float64bits(e[52])
-	x53 := math.Float64bits(e[53])
-	x54 := math.Float64bits(e[54])
-	x55 := math.Float64bits(e[55])
-	x56 := math.Float64bits(e[56])
-	x57 := math.Float64bits(e[57])
-	x58 := math.Float64bits(e[58])
-	x59 := math.Float64bits(e[59])
-	x60 := math.Float64bits(e[60])
-	x61 := math.Float64bits(e[61])
-	x62 := math.Float64bits(e[62])
-	x63 := math.Float64bits(e[63])
+	o = o[:64]
 	var t uint64
 	// swap word-index bit 0 with bit-index bit 0
+	x0 := e[0]
+	x1 := e[1]
 	t = ((x0 >> 1) ^ x1) & 0x5555555555555555
 	x1 ^= t
 	x0 ^= t << 1
+	x2 := e[2]
+	x3 := e[3]
 	t = ((x2 >> 1) ^ x3) & 0x5555555555555555
 	x3 ^= t
 	x2 ^= t << 1
+	x4 := e[4]
+	x5 := e[5]
 	t = ((x4 >> 1) ^ x5) & 0x5555555555555555
 	x5 ^= t
 	x4 ^= t << 1
+	x6 := e[6]
+	x7 := e[7]
 	t = ((x6 >> 1) ^ x7) & 0x5555555555555555
 	x7 ^= t
 	x6 ^= t << 1
+	x8 := e[8]
+	x9 := e[9]
 	t = ((x8 >> 1) ^ x9) & 0x5555555555555555
 	x9 ^= t
 	x8 ^= t << 1
+	x10 := e[10]
+	x11 := e[11]
 	t = ((x10 >> 1) ^ x11) & 0x5555555555555555
 	x11 ^= t
 	x10 ^= t << 1
+	x12 := e[12]
+	x13 := e[13]
 	t = ((x12 >> 1) ^ x13) & 0x5555555555555555
 	x13 ^= t
 	x12 ^= t << 1
+	x14 := e[14]
+	x15 := e[15]
 	t = ((x14 >> 1) ^ x15) & 0x5555555555555555
 	x15 ^= t
 	x14 ^= t << 1
+	x16 := e[16]
+	x17 := e[17]
 	t = ((x16 >> 1) ^ x17) & 0x5555555555555555
 	x17 ^= t
 	x16 ^= t << 1
+	x18 := e[18]
+	x19 := e[19]
 	t = ((x18 >> 1) ^ x19) & 0x5555555555555555
 	x19 ^= t
 	x18 ^= t << 1
+	x20 := e[20]
+	x21 := e[21]
 	t = ((x20 >> 1) ^ x21) & 0x5555555555555555
 	x21 ^= t
 	x20 ^= t << 1
+	x22 := e[22]
+	x23 := e[23]
 	t = ((x22 >> 1) ^ x23) & 0x5555555555555555
 	x23 ^= t
 	x22 ^= t << 1
+	x24 := e[24]
+	x25 := e[25]
 	t = ((x24 >> 1) ^ x25) & 0x5555555555555555
 	x25 ^= t
 	x24 ^= t << 1
+	x26 := e[26]
+	x27 := e[27]
 	t = ((x26 >> 1) ^ x27) & 0x5555555555555555
 	x27 ^= t
 	x26 ^= t << 1
+	x28 := e[28]
+	x29 := e[29]
 	t = ((x28 >> 1) ^ x29) & 0x5555555555555555
 	x29 ^= t
 	x28 ^= t << 1
+	x30 := e[30]
+	x31 := e[31]
 	t = ((x30 >> 1) ^ x31) & 0x5555555555555555
 	x31 ^= t
 	x30 ^= t << 1
+	x32 := e[32]
+	x33 := e[33]
 	t = ((x32 >> 1) ^ x33) & 0x5555555555555555
 	x33 ^= t
 	x32 ^= t << 1
+	x34 := e[34]
+	x35 := e[35]
 	t = ((x34 >> 1) ^ x35) & 0x5555555555555555
 	x35 ^= t
 	x34 ^= t << 1
+	x36 := e[36]
+	x37 := e[37]
 	t = ((x36 >> 1) ^ x37) & 0x5555555555555555
 	x37 ^= t
 	x36 ^= t << 1
+	x38 := e[38]
+	x39 := e[39]
 	t = ((x38 >> 1) ^ x39) & 0x5555555555555555
 	x39 ^= t
 	x38 ^= t << 1
+	x40 := e[40]
+	x41 := e[41]
 	t = ((x40 >> 1) ^ x41) & 0x5555555555555555
 	x41 ^= t
 	x40 ^= t << 1
+	x42 := e[42]
+	x43 := e[43]
 	t = ((x42 >> 1) ^ x43) & 0x5555555555555555
 	x43 ^= t
 	x42 ^= t << 1
+	x44 := e[44]
+	x45 := e[45]
 	t = ((x44 >> 1) ^ x45) & 0x5555555555555555
 	x45 ^= t
 	x44 ^= t << 1
+	x46 := e[46]
+	x47 := e[47]
 	t = ((x46 >> 1) ^ x47) & 0x5555555555555555
 	x47 ^= t
 	x46 ^= t << 1
+	x48 := e[48]
+	x49 := e[49]
 	t = ((x48 >> 1) ^ x49) & 0x5555555555555555
 	x49 ^= t
 	x48 ^= t << 1
+	x50 := e[50]
+	x51 := e[51]
 	t = ((x50 >> 1) ^ x51) & 0x5555555555555555
 	x51 ^= t
 	x50 ^= t << 1
+	x52 := e[52]
+	x53 := e[53]
 	t = ((x52 >> 1) ^ x53) & 0x5555555555555555
 	x53 ^= t
 	x52 ^= t << 1
+	x54 := e[54]
+	x55 := e[55]
 	t = ((x54 >> 1) ^ x55) & 0x5555555555555555
 	x55 ^= t
 	x54 ^= t << 1
+	x56 := e[56]
+	x57 := e[57]
 	t = ((x56 >> 1) ^ x57) & 0x5555555555555555
 	x57 ^= t
 	x56 ^= t << 1
+	x58 := e[58]
+	x59 := e[59]
 	t = ((x58 >> 1) ^ x59) & 0x5555555555555555
 	x59 ^= t
 	x58 ^= t << 1
+	x60 := e[60]
+	x61 := e[61]
 	t = ((x60 >> 1) ^ x61) & 0x5555555555555555
 	x61 ^= t
 	x60 ^= t << 1
+	x62 := e[62]
+	x63 := e[63]
 	t = ((x62 >> 1) ^ x63) & 0x5555555555555555
 	x63 ^= t
 	x62 ^= t << 1
@@ -1793,456 +1685,329 @@ func enc64(e []float64, out []byte, pos, ps int) {
 	t = ((x0 >> 32) ^ x32) & 0x00000000ffffffff
 	x32 ^= t
 	x0 ^= t << 32
+	o[63] = x0
+	o[31] = x32
 	t = ((x1 >> 32) ^ x33) & 0x00000000ffffffff
 	x33 ^= t
 	x1 ^= t << 32
+	o[62] = x1
+	o[30] = x33
 	t = ((x2 >> 32) ^ x34) & 0x00000000ffffffff
 	x34 ^= t
 	x2 ^= t << 32
+	o[61] = x2
+	o[29] = x34
 	t = ((x3 >> 32) ^ x35) & 0x00000000ffffffff
 	x35 ^= t
 	x3 ^= t << 32
+	o[60] = x3
+	o[28] = x35
 	t = ((x4 >> 32) ^ x36) & 0x00000000ffffffff
 	x36 ^= t
 	x4 ^= t << 32
+	o[59] = x4
+	o[27] = x36
 	t = ((x5 >> 32) ^ x37) & 0x00000000ffffffff
 	x37 ^= t
 	x5 ^= t << 32
+	o[58] = x5
+	o[26] = x37
 	t = ((x6 >> 32) ^ x38) & 0x00000000ffffffff
 	x38 ^= t
 	x6 ^= t << 32
+	o[57] = x6
+	o[25] = x38
 	t = ((x7 >> 32) ^ x39) & 0x00000000ffffffff
 	x39 ^= t
 	x7 ^= t << 32
+	o[56] = x7
+	o[24] = x39
 	t = ((x8 >> 32) ^ x40) & 0x00000000ffffffff
 	x40 ^= t
 	x8 ^= t << 32
+	o[55] = x8
+	o[23] = x40
 	t = ((x9 >> 32) ^ x41) & 0x00000000ffffffff
 	x41 ^= t
 	x9 ^= t << 32
+	o[54] = x9
+	o[22] = x41
 	t = ((x10 >> 32) ^ x42) & 0x00000000ffffffff
 	x42 ^= t
 	x10 ^= t << 32
+	o[53] = x10
+	o[21] = x42
 	t = ((x11 >> 32) ^ x43) & 0x00000000ffffffff
 	x43 ^= t
 	x11 ^= t << 32
+	o[52] = x11
+	o[20] = x43
 	t = ((x12 >> 32) ^ x44) & 0x00000000ffffffff
 	x44 ^= t
 	x12 ^= t << 32
+	o[51] = x12
+	o[19] = x44
 	t = ((x13 >> 32) ^ x45) & 0x00000000ffffffff
 	x45 ^= t
 	x13 ^= t << 32
+	o[50] = x13
+	o[18] = x45
 	t = ((x14 >> 32) ^ x46) & 0x00000000ffffffff
 	x46 ^= t
 	x14 ^= t << 32
+	o[49] = x14
+	o[17] = x46
 	t = ((x15 >> 32) ^ x47) & 0x00000000ffffffff
 	x47 ^= t
 	x15 ^= t << 32
+	o[48] = x15
+	o[16] = x47
 	t = ((x16 >> 32) ^ x48) & 0x00000000ffffffff
 	x48 ^= t
 	x16 ^= t << 32
+	o[47] = x16
+	o[15] = x48
 	t = ((x17 >> 32) ^ x49) & 0x00000000ffffffff
 	x49 ^= t
 	x17 ^= t << 32
+	o[46] = x17
+	o[14] = x49
 	t = ((x18 >> 32) ^ x50) & 0x00000000ffffffff
 	x50 ^= t
 	x18 ^= t << 32
+	o[45] = x18
+	o[13] = x50
 	t = ((x19 >> 32) ^ x51) & 0x00000000ffffffff
 	x51 ^= t
 	x19 ^= t << 32
+	o[44] = x19
+	o[12] = x51
 	t = ((x20 >> 32) ^ x52) & 0x00000000ffffffff
 	x52 ^= t
 	x20 ^= t << 32
+	o[43] = x20
+	o[11] = x52
 	t = ((x21 >> 32) ^ x53) & 0x00000000ffffffff
 	x53 ^= t
 	x21 ^= t << 32
+	o[42] = x21
+	o[10] = x53
 	t = ((x22 >> 32) ^ x54) & 0x00000000ffffffff
 	x54 ^= t
 	x22 ^= t << 32
+	o[41] = x22
+	o[9] = x54
 	t = ((x23 >> 32) ^ x55) & 0x00000000ffffffff
 	x55 ^= t
 	x23 ^= t << 32
+	o[40] = x23
+	o[8] = x55
 	t = ((x24 >> 32) ^ x56) & 0x00000000ffffffff
 	x56 ^= t
 	x24 ^= t << 32
+	o[39] = x24
+	o[7] = x56
 	t = ((x25 >> 32) ^ x57) & 0x00000000ffffffff
 	x57 ^= t
 	x25 ^= t << 32
+	o[38] = x25
+	o[6] = x57
 	t = ((x26 >> 32) ^ x58) & 0x00000000ffffffff
 	x58 ^= t
 	x26 ^= t << 32
+	o[37] = x26
+	o[5] = x58
 	t = ((x27 >> 32) ^ x59) & 0x00000000ffffffff
 	x59 ^= t
 	x27 ^= t << 32
+	o[36] = x27
+	o[4] = x59
 	t = ((x28 >> 32) ^ x60) & 0x00000000ffffffff
 	x60 ^= t
 	x28 ^= t << 32
+	o[35] = x28
+	o[3] = x60
 	t = ((x29 >> 32) ^ x61) & 0x00000000ffffffff
 	x61 ^= t
 	x29 ^= t << 32
+	o[34] = x29
+	o[2] = x61
 	t = ((x30 >> 32) ^ x62) & 0x00000000ffffffff
 	x62 ^= t
 	x30 ^= t << 32
+	o[33] = x30
+	o[1] = x62
 	t = ((x31 >> 32) ^ x63) & 0x00000000ffffffff
 	x63 ^= t
 	x31 ^= t << 32
-	_ = out[pos+63*ps+7]
-	binary.BigEndian.PutUint64(out[pos:], x63)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x62)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x61)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x60)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x59)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x58)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x57)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x56)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x55)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x54)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x53)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x52)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x51)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x50)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x49)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x48)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x47)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x46)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x45)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x44)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x43)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x42)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x41)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x40)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x39)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x38)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x37)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x36)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x35)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x34)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x33)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x32)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x31)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x30)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x29)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x28)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x27)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x26)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x25)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x24)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x23)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x22)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x21)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x20)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x19)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x18)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x17)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x16)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x15)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x14)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x13)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x12)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x11)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x10)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x9)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x8)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x7)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x6)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x5)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x4)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x3)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x2)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x1)
-	pos += ps
-	binary.BigEndian.PutUint64(out[pos:], x0)
+	o[32] = x31
+	o[0] = x63
 }
 
-// dec64 is the inverse of enc64: it reads plane k's word big-endian at
-// in[pos+k*ps:] and writes the 64 elements e[0:64].
-func dec64(in []byte, pos, ps int, e []float64) {
+// dec64 is the inverse of enc64: it reads the plane words o and writes the
+// 64 elements e[0:64].
+func dec64(o []uint64, e []uint64) {
 	e = e[:64]
-	_ = in[pos+63*ps+7]
-	x63 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x62 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x61 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x60 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x59 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x58 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x57 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x56 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x55 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x54 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x53 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x52 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x51 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x50 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x49 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x48 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x47 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x46 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x45 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x44 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x43 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x42 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x41 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x40 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x39 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x38 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x37 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x36 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x35 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x34 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x33 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x32 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x31 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x30 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x29 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x28 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x27 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x26 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x25 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x24 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x23 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x22 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x21 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x20 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x19 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x18 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x17 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x16 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x15 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x14 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x13 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x12 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x11 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x10 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x9 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x8 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x7 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x6 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x5 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x4 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x3 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x2 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x1 := binary.BigEndian.Uint64(in[pos:])
-	pos += ps
-	x0 := binary.BigEndian.Uint64(in[pos:])
+	o = o[:64]
 	var t uint64
 	// swap word-index bit 5 with bit-index bit 5
+	x0 := o[63]
+	x32 := o[31]
 	t = ((x0 >> 32) ^ x32) & 0x00000000ffffffff
 	x32 ^= t
 	x0 ^= t << 32
+	x1 := o[62]
+	x33 := o[30]
 	t = ((x1 >> 32) ^ x33) & 0x00000000ffffffff
 	x33 ^= t
 	x1 ^= t << 32
+	x2 := o[61]
+	x34 := o[29]
 	t = ((x2 >> 32) ^ x34) & 0x00000000ffffffff
 	x34 ^= t
 	x2 ^= t << 32
+	x3 := o[60]
+	x35 := o[28]
 	t = ((x3 >> 32) ^ x35) & 0x00000000ffffffff
 	x35 ^= t
 	x3 ^= t << 32
+	x4 := o[59]
+	x36 := o[27]
 	t = ((x4 >> 32) ^ x36) & 0x00000000ffffffff
 	x36 ^= t
 	x4 ^= t << 32
+	x5 := o[58]
+	x37 := o[26]
 	t = ((x5 >> 32) ^ x37) & 0x00000000ffffffff
 	x37 ^= t
 	x5 ^= t << 32
+	x6 := o[57]
+	x38 := o[25]
 	t = ((x6 >> 32) ^ x38) & 0x00000000ffffffff
 	x38 ^= t
 	x6 ^= t << 32
+	x7 := o[56]
+	x39 := o[24]
 	t = ((x7 >> 32) ^ x39) & 0x00000000ffffffff
 	x39 ^= t
 	x7 ^= t << 32
+	x8 := o[55]
+	x40 := o[23]
 	t = ((x8 >> 32) ^ x40) & 0x00000000ffffffff
 	x40 ^= t
 	x8 ^= t << 32
+	x9 := o[54]
+	x41 := o[22]
 	t = ((x9 >> 32) ^ x41) & 0x00000000ffffffff
 	x41 ^= t
 	x9 ^= t << 32
+	x10 := o[53]
+	x42 := o[21]
 	t = ((x10 >> 32) ^ x42) & 0x00000000ffffffff
 	x42 ^= t
 	x10 ^= t << 32
+	x11 := o[52]
+	x43 := o[20]
 	t = ((x11 >> 32) ^ x43) & 0x00000000ffffffff
 	x43 ^= t
 	x11 ^= t << 32
+	x12 := o[51]
+	x44 := o[19]
 	t = ((x12 >> 32) ^ x44) & 0x00000000ffffffff
 	x44 ^= t
 	x12 ^= t << 32
+	x13 := o[50]
+	x45 := o[18]
 	t = ((x13 >> 32) ^ x45) & 0x00000000ffffffff
 	x45 ^= t
 	x13 ^= t << 32
+	x14 := o[49]
+	x46 := o[17]
 	t = ((x14 >> 32) ^ x46) & 0x00000000ffffffff
 	x46 ^= t
 	x14 ^= t << 32
+	x15 := o[48]
+	x47 := o[16]
 	t = ((x15 >> 32) ^ x47) & 0x00000000ffffffff
 	x47 ^= t
 	x15 ^= t << 32
+	x16 := o[47]
+	x48 := o[15]
 	t = ((x16 >> 32) ^ x48) & 0x00000000ffffffff
 	x48 ^= t
 	x16 ^= t << 32
+	x17 := o[46]
+	x49 := o[14]
 	t = ((x17 >> 32) ^ x49) & 0x00000000ffffffff
 	x49 ^= t
 	x17 ^= t << 32
+	x18 := o[45]
+	x50 := o[13]
 	t = ((x18 >> 32) ^ x50) & 0x00000000ffffffff
 	x50 ^= t
 	x18 ^= t << 32
+	x19 := o[44]
+	x51 := o[12]
 	t = ((x19 >> 32) ^ x51) & 0x00000000ffffffff
 	x51 ^= t
 	x19 ^= t << 32
+	x20 := o[43]
+	x52 := o[11]
 	t = ((x20 >> 32) ^ x52) & 0x00000000ffffffff
 	x52 ^= t
 	x20 ^= t << 32
+	x21 := o[42]
+	x53 := o[10]
 	t = ((x21 >> 32) ^ x53) & 0x00000000ffffffff
 	x53 ^= t
 	x21 ^= t << 32
+	x22 := o[41]
+	x54 := o[9]
 	t = ((x22 >> 32) ^ x54) & 0x00000000ffffffff
 	x54 ^= t
 	x22 ^= t << 32
+	x23 := o[40]
+	x55 := o[8]
 	t = ((x23 >> 32) ^ x55) & 0x00000000ffffffff
 	x55 ^= t
 	x23 ^= t << 32
+	x24 := o[39]
+	x56 := o[7]
 	t = ((x24 >> 32) ^ x56) & 0x00000000ffffffff
 	x56 ^= t
 	x24 ^= t << 32
+	x25 := o[38]
+	x57 := o[6]
 	t = ((x25 >> 32) ^ x57) & 0x00000000ffffffff
 	x57 ^= t
 	x25 ^= t << 32
+	x26 := o[37]
+	x58 := o[5]
 	t = ((x26 >> 32) ^ x58) & 0x00000000ffffffff
 	x58 ^= t
 	x26 ^= t << 32
+	x27 := o[36]
+	x59 := o[4]
 	t = ((x27 >> 32) ^ x59) & 0x00000000ffffffff
 	x59 ^= t
 	x27 ^= t << 32
+	x28 := o[35]
+	x60 := o[3]
 	t = ((x28 >> 32) ^ x60) & 0x00000000ffffffff
 	x60 ^= t
 	x28 ^= t << 32
+	x29 := o[34]
+	x61 := o[2]
 	t = ((x29 >> 32) ^ x61) & 0x00000000ffffffff
 	x61 ^= t
 	x29 ^= t << 32
+	x30 := o[33]
+	x62 := o[1]
 	t = ((x30 >> 32) ^ x62) & 0x00000000ffffffff
 	x62 ^= t
 	x30 ^= t << 32
+	x31 := o[32]
+	x63 := o[0]
 	t = ((x31 >> 32) ^ x63) & 0x00000000ffffffff
 	x63 ^= t
 	x31 ^= t << 32
@@ -2638,161 +2403,161 @@ func dec64(in []byte, pos, ps int, e []float64) {
 	t = ((x0 >> 1) ^ x1) & 0x5555555555555555
 	x1 ^= t
 	x0 ^= t << 1
+	e[0] = x0
+	e[1] = x1
 	t = ((x2 >> 1) ^ x3) & 0x5555555555555555
 	x3 ^= t
 	x2 ^= t << 1
+	e[2] = x2
+	e[3] = x3
 	t = ((x4 >> 1) ^ x5) & 0x5555555555555555
 	x5 ^= t
 	x4 ^= t << 1
+	e[4] = x4
+	e[5] = x5
 	t = ((x6 >> 1) ^ x7) & 0x5555555555555555
 	x7 ^= t
 	x6 ^= t << 1
+	e[6] = x6
+	e[7] = x7
 	t = ((x8 >> 1) ^ x9) & 0x5555555555555555
 	x9 ^= t
 	x8 ^= t << 1
+	e[8] = x8
+	e[9] = x9
 	t = ((x10 >> 1) ^ x11) & 0x5555555555555555
 	x11 ^= t
 	x10 ^= t << 1
+	e[10] = x10
+	e[11] = x11
 	t = ((x12 >> 1) ^ x13) & 0x5555555555555555
 	x13 ^= t
 	x12 ^= t << 1
+	e[12] = x12
+	e[13] = x13
 	t = ((x14 >> 1) ^ x15) & 0x5555555555555555
 	x15 ^= t
 	x14 ^= t << 1
+	e[14] = x14
+	e[15] = x15
 	t = ((x16 >> 1) ^ x17) & 0x5555555555555555
 	x17 ^= t
 	x16 ^= t << 1
+	e[16] = x16
+	e[17] = x17
 	t = ((x18 >> 1) ^ x19) & 0x5555555555555555
 	x19 ^= t
 	x18 ^= t << 1
+	e[18] = x18
+	e[19] = x19
 	t = ((x20 >> 1) ^ x21) & 0x5555555555555555
 	x21 ^= t
 	x20 ^= t << 1
+	e[20] = x20
+	e[21] = x21
 	t = ((x22 >> 1) ^ x23) & 0x5555555555555555
 	x23 ^= t
 	x22 ^= t << 1
+	e[22] = x22
+	e[23] = x23
 	t = ((x24 >> 1) ^ x25) & 0x5555555555555555
 	x25 ^= t
 	x24 ^= t << 1
+	e[24] = x24
+	e[25] = x25
 	t = ((x26 >> 1) ^ x27) & 0x5555555555555555
 	x27 ^= t
 	x26 ^= t << 1
+	e[26] = x26
+	e[27] = x27
 	t = ((x28 >> 1) ^ x29) & 0x5555555555555555
 	x29 ^= t
 	x28 ^= t << 1
+	e[28] = x28
+	e[29] = x29
 	t = ((x30 >> 1) ^ x31) & 0x5555555555555555
 	x31 ^= t
 	x30 ^= t << 1
+	e[30] = x30
+	e[31] = x31
 	t = ((x32 >> 1) ^ x33) & 0x5555555555555555
 	x33 ^= t
 	x32 ^= t << 1
+	e[32] = x32
+	e[33] = x33
 	t = ((x34 >> 1) ^ x35) & 0x5555555555555555
 	x35 ^= t
 	x34 ^= t << 1
+	e[34] = x34
+	e[35] = x35
 	t = ((x36 >> 1) ^ x37) & 0x5555555555555555
 	x37 ^= t
 	x36 ^= t << 1
+	e[36] = x36
+	e[37] = x37
 	t = ((x38 >> 1) ^ x39) & 0x5555555555555555
 	x39 ^= t
 	x38 ^= t << 1
+	e[38] = x38
+	e[39] = x39
 	t = ((x40 >> 1) ^ x41) & 0x5555555555555555
 	x41 ^= t
 	x40 ^= t << 1
+	e[40] = x40
+	e[41] = x41
 	t = ((x42 >> 1) ^ x43) & 0x5555555555555555
 	x43 ^= t
 	x42 ^= t << 1
+	e[42] = x42
+	e[43] = x43
 	t = ((x44 >> 1) ^ x45) & 0x5555555555555555
 	x45 ^= t
 	x44 ^= t << 1
+	e[44] = x44
+	e[45] = x45
 	t = ((x46 >> 1) ^ x47) & 0x5555555555555555
 	x47 ^= t
 	x46 ^= t << 1
+	e[46] = x46
+	e[47] = x47
 	t = ((x48 >> 1) ^ x49) & 0x5555555555555555
 	x49 ^= t
 	x48 ^= t << 1
+	e[48] = x48
+	e[49] = x49
 	t = ((x50 >> 1) ^ x51) & 0x5555555555555555
 	x51 ^= t
 	x50 ^= t << 1
+	e[50] = x50
+	e[51] = x51
 	t = ((x52 >> 1) ^ x53) & 0x5555555555555555
 	x53 ^= t
 	x52 ^= t << 1
+	e[52] = x52
+	e[53] = x53
 	t = ((x54 >> 1) ^ x55) & 0x5555555555555555
 	x55 ^= t
 	x54 ^= t << 1
+	e[54] = x54
+	e[55] = x55
 	t = ((x56 >> 1) ^ x57) & 0x5555555555555555
 	x57 ^= t
 	x56 ^= t << 1
+	e[56] = x56
+	e[57] = x57
 	t = ((x58 >> 1) ^ x59) & 0x5555555555555555
 	x59 ^= t
 	x58 ^= t << 1
+	e[58] = x58
+	e[59] = x59
 	t = ((x60 >> 1) ^ x61) & 0x5555555555555555
 	x61 ^= t
 	x60 ^= t << 1
+	e[60] = x60
+	e[61] = x61
 	t = ((x62 >> 1) ^ x63) & 0x5555555555555555
 	x63 ^= t
 	x62 ^= t << 1
-	e[0] = math.Float64frombits(x0)
-	e[1] = math.Float64frombits(x1)
-	e[2] = math.Float64frombits(x2)
-	e[3] = math.Float64frombits(x3)
-	e[4] = math.Float64frombits(x4)
-	e[5] = math.Float64frombits(x5)
-	e[6] = math.Float64frombits(x6)
-	e[7] = math.Float64frombits(x7)
-	e[8] = math.Float64frombits(x8)
-	e[9] = math.Float64frombits(x9)
-	e[10] = math.Float64frombits(x10)
-	e[11] = math.Float64frombits(x11)
-	e[12] = math.Float64frombits(x12)
-	e[13] = math.Float64frombits(x13)
-	e[14] = math.Float64frombits(x14)
-	e[15] = math.Float64frombits(x15)
-	e[16] = math.Float64frombits(x16)
-	e[17] = math.Float64frombits(x17)
-	e[18] = math.Float64frombits(x18)
-	e[19] = math.Float64frombits(x19)
-	e[20] = math.Float64frombits(x20)
-	e[21] = math.Float64frombits(x21)
-	e[22] = math.Float64frombits(x22)
-	e[23] = math.Float64frombits(x23)
-	e[24] = math.Float64frombits(x24)
-	e[25] = math.Float64frombits(x25)
-	e[26] = math.Float64frombits(x26)
-	e[27] = math.Float64frombits(x27)
-	e[28] = math.Float64frombits(x28)
-	e[29] = math.Float64frombits(x29)
-	e[30] = math.Float64frombits(x30)
-	e[31] = math.Float64frombits(x31)
-	e[32] = math.Float64frombits(x32)
-	e[33] = math.Float64frombits(x33)
-	e[34] = math.Float64frombits(x34)
-	e[35] = math.Float64frombits(x35)
-	e[36] = math.Float64frombits(x36)
-	e[37] = math.Float64frombits(x37)
-	e[38] = math.Float64frombits(x38)
-	e[39] = math.Float64frombits(x39)
-	e[40] = math.Float64frombits(x40)
-	e[41] = math.Float64frombits(x41)
-	e[42] = math.Float64frombits(x42)
-	e[43] = math.Float64frombits(x43)
-	e[44] = math.Float64frombits(x44)
-	e[45] = math.Float64frombits(x45)
-	e[46] = math.Float64frombits(x46)
-	e[47] = math.Float64frombits(x47)
-	e[48] = math.Float64frombits(x48)
-	e[49] = math.Float64frombits(x49)
-	e[50] = math.Float64frombits(x50)
-	e[51] = math.Float64frombits(x51)
-	e[52] = math.Float64frombits(x52)
-	e[53] = math.Float64frombits(x53)
-	e[54] = math.Float64frombits(x54)
-	e[55] = math.Float64frombits(x55)
-	e[56] = math.Float64frombits(x56)
-	e[57] = math.Float64frombits(x57)
-	e[58] = math.Float64frombits(x58)
-	e[59] = math.Float64frombits(x59)
-	e[60] = math.Float64frombits(x60)
-	e[61] = math.Float64frombits(x61)
-	e[62] = math.Float64frombits(x62)
-	e[63] = math.Float64frombits(x63)
+	e[62] = x62
+	e[63] = x63
 }

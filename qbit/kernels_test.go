@@ -3,6 +3,7 @@ package qbit
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -12,8 +13,8 @@ var testDims = []int{1, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 40, 63, 64, 65, 100,
 // testRows returns row counts for dim: 0, 1, a few small ones and counts that
 // fill several staging blocks with a partial last block.
 func testRows(c codec, dim int) []int {
-	g := newGeometry("test", 0, 0, dim, c.w)
-	blk := max(g.block, stageTarget/(c.w*((dim+7)/8)))
+	g := newGeometry("test", dim<<20, math.MaxInt, dim, c.w)
+	blk := g.block
 	return []int{0, 1, 2, 9, 3*blk + 1, 2*blk - 1}
 }
 

@@ -1,6 +1,7 @@
 package qbit
 
 import (
+	"encoding/binary"
 	"fmt"
 	"unsafe"
 )
@@ -15,24 +16,24 @@ func Size(rows, dim, bits int) int {
 // of QBit(Float32, dim): 32 planes, plane 0 (sign) first, into
 // dst[:Size(rows, dim, 32)]. See the package preconditions.
 func TransposeFloat32(dst []byte, src []float32, dim int) {
-	encode(dst, src, dim, 32, enc32)
+	encode(dst, f32Bits(src), dim, 32, enc32)
 }
 
 // DetransposeFloat32 is the inverse of TransposeFloat32: it decodes
 // len(dst)/dim vectors from the QBit(Float32, dim) body src.
 func DetransposeFloat32(dst []float32, src []byte, dim int) {
-	decode(dst, src, dim, 32, dec32)
+	decode(f32Bits(dst), src, dim, 32, dec32)
 }
 
 // TransposeFloat64 writes the len(src)/dim vectors of src as the Native body
 // of QBit(Float64, dim) (64 planes) into dst[:Size(rows, dim, 64)].
 func TransposeFloat64(dst []byte, src []float64, dim int) {
-	encode(dst, src, dim, 64, enc64)
+	encode(dst, f64Bits(src), dim, 64, enc64)
 }
 
 // DetransposeFloat64 is the inverse of TransposeFloat64.
 func DetransposeFloat64(dst []float64, src []byte, dim int) {
-	decode(dst, src, dim, 64, dec64)
+	decode(f64Bits(dst), src, dim, 64, dec64)
 }
 
 // TransposeBFloat16 writes the len(src)/dim vectors of raw bfloat16 bit
@@ -60,29 +61,45 @@ func DetransposeInt8(dst []int8, src []byte, dim int) {
 	decode(int8Bytes(dst), src, dim, 8, dec8)
 }
 
-// int8Bytes views s as bytes: int8 and byte have the same size and
-// alignment, and the kernels then load eight elements with one 64-bit load.
+// The kernels work on raw bit patterns. These views reinterpret a slice as
+// the unsigned integer type of the same size and alignment (no copy), which
+// lets the kernels load elements straight into integer registers (and, for
+// Int8, eight elements with one 64-bit load).
+
 func int8Bytes(s []int8) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 }
 
-// stageTarget is the approximate size of the staging buffer (bytes). A block
-// of rows is transposed into it and then copied plane by plane.
-var stageTarget = 16 << 10
+func f32Bits(s []float32) []uint32 {
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+func f64Bits(s []float64) []uint64 {
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+// stageTarget is the approximate size in bytes of the staging buffer that
+// holds one block of transposed chunks (more when minRun needs it).
+const stageTarget = 32 << 10
+
+// minRun is the minimum number of bytes per plane that a block covers when
+// rows are long: shorter runs of the W plane-strided streams measured up to
+// 3x slower (the hardware prefetchers do not get going).
+const minRun = 1024
 
 // geometry describes how one call walks its rows.
 type geometry struct {
-	dim, w  int
-	rows    int
-	b       int // bytes per row per plane: ceil(dim/8)
-	plane   int // bytes per plane in the body: rows*b
-	nfull   int // complete 64-element chunks per row
-	rem     int // elements after the complete chunks (0..63)
-	nb      int // bytes of the tail chunk: ceil(rem/8)
-	m       int // rows per packed chunk when nfull == 0, else 1
-	block   int // rows per staged block
-	ps      int // plane stride inside the staging buffer
-	stageSz int
+	dim, w int
+	rows   int
+	b      int // bytes per row per plane: ceil(dim/8)
+	plane  int // bytes per plane in the body: rows*b
+	nfull  int // complete 64-element chunks per row
+	rem    int // elements after the complete chunks (0..63)
+	nb     int // bytes of the tail chunk: ceil(rem/8)
+	m      int // rows per packed chunk when nfull == 0, else 1
+	nch    int // chunks per row when nfull > 0
+	block  int // rows per staged block
+	chunks int // chunks per staged block
 }
 
 func newGeometry(op string, vlen, blen, dim, w int) geometry {
@@ -100,53 +117,55 @@ func newGeometry(op string, vlen, blen, dim, w int) geometry {
 	g.nfull = dim / 64
 	g.rem = dim % 64
 	g.nb = (g.rem + 7) / 8
-	g.m = 1
+	chunks := max(stageTarget/(8*w), 1) // chunks that fit the staging target
 	if g.nfull == 0 {
 		g.m = 8 / g.b
+		g.block = min(chunks*g.m, g.rows)
+		g.chunks = (g.block + g.m - 1) / g.m
+	} else {
+		g.m = 1
+		g.nch = g.nfull
+		if g.rem > 0 {
+			g.nch++
+		}
+		g.block = min(max(chunks/g.nch, (minRun+g.b-1)/g.b), g.rows)
+		g.chunks = g.block * g.nch
 	}
-	r := stageTarget / (w * g.b)
-	if r >= g.m {
-		r -= r % g.m
-	}
-	r = max(r, 1)
-	r = min(r, g.rows)
-	g.block = r
-	// Plane runs plus 8 bytes of slack (chunk stores may run up to 7 bytes
-	// past a run), rounded to whole cache lines, and an odd number of lines
-	// so that the W planes of one row fall into different cache sets.
-	ps := (r*g.b + 8 + 63) &^ 63
-	if (ps/64)%2 == 0 {
-		ps += 64
-	}
-	g.ps = ps
-	g.stageSz = w * ps
 	return g
 }
 
 // Chunk geometry. Inside a row bitmap of B bytes, the 8 bytes at offset
 // B-8-8j are the big-endian encoding of the 64 plane bits of elements
-// 64j..64j+63 (element 64j+i at bit i), so a full chunk is stored at
-// pos = rowStart + B-8-8j. A tail of rem < 64 elements occupies the first nb
-// bytes of the bitmap; it is transposed from slots 64-8nb.. of a zeroed
-// 64-element buffer and stored at rowStart, so its last 8-nb stored bytes spill
-// forward into bytes that are written afterwards (the row's own full chunks,
-// or the next rows) or into the staging slack. For dim < 64, m = 8/B rows
-// share one chunk the same way: row t of the group sits in slots
-// 64-8(t+1)B .. 64-8(t+1)B+dim-1.
+// 64j..64j+63 (element 64j+i at bit i): a full chunk is stored there. A tail
+// of rem < 64 elements occupies the first nb bytes of the bitmap; it is
+// transposed from slots 64-8nb.. of a zeroed 64-element buffer, so that the
+// big-endian 8-byte store at the row start puts it in bytes 0..nb-1, and its
+// last 8-nb bytes (zero) spill forward into bytes written afterwards. For
+// dim < 64, m = 8/B consecutive rows share one chunk the same way: row t of
+// the group sits in slots 64-8(t+1)B .. 64-8(t+1)B+dim-1, so that one 8-byte
+// store writes the m row bitmaps one after the other.
+//
+// A block is transposed chunk by chunk into the staging buffer st (chunk c,
+// plane k at st[c*W+k]), and then scattered plane by plane into the body,
+// which writes each plane's run of the block sequentially; the decoder
+// gathers the other way. This keeps the W plane-strided accesses, which sit
+// rows*B bytes apart in the body (a multiple of 4 KiB for common shapes, so
+// they alias in the caches and the TLB), out of the transpose itself.
 
-func encode[T any](dst []byte, src []T, dim, w int, kern func(e []T, out []byte, pos, ps int)) {
+func encode[T any](dst []byte, src []T, dim, w int, kern func(e []T, o []uint64)) {
 	g := newGeometry("transpose", len(src), len(dst), dim, w)
 	if g.rows == 0 {
 		return
 	}
-	st := make([]byte, g.stageSz)
+	st := make([]uint64, g.chunks*w)
 	var buf [64]T
-	b, ps := g.b, g.ps
+	b := g.b
 	for r0 := 0; r0 < g.rows; r0 += g.block {
 		n := min(g.block, g.rows-r0)
 		blk := src[r0*dim : (r0+n)*dim]
 		if g.nfull == 0 {
 			m := g.m
+			c := 0
 			for t0 := 0; t0 < n; t0 += m {
 				k := min(m, n-t0)
 				if k < m {
@@ -155,71 +174,126 @@ func encode[T any](dst []byte, src []T, dim, w int, kern func(e []T, out []byte,
 				for t := 0; t < k; t++ {
 					copy(buf[64-8*(t+1)*b:], blk[(t0+t)*dim:(t0+t+1)*dim])
 				}
-				kern(buf[:], st, t0*b, ps)
+				kern(buf[:], st[c*w:])
+				c++
+			}
+			for k := 0; k < w; k++ {
+				pend := (k + 1) * g.plane
+				o := k*g.plane + r0*b
+				for i := k; i < c*w; i += w {
+					if o+8 <= pend {
+						binary.BigEndian.PutUint64(dst[o:], st[i])
+					} else {
+						for j, y := 0, st[i]; o+j < pend; j++ {
+							dst[o+j] = byte(y >> (56 - 8*j))
+						}
+					}
+					o += m * b
+				}
 			}
 		} else {
 			tail := 64 - 8*g.nb
+			c := 0
 			for t := 0; t < n; t++ {
 				row := blk[t*dim : (t+1)*dim]
-				pos := t * b
 				if g.rem > 0 {
-					// Before the full chunks: its store spills into them.
 					copy(buf[tail:], row[64*g.nfull:])
-					kern(buf[:], st, pos, ps)
+					kern(buf[:], st[c*w:])
+					c++
 				}
-				p := pos + b - 8
 				for j := 0; j < g.nfull; j++ {
-					kern(row[64*j:], st, p, ps)
-					p -= 8
+					kern(row[64*j:], st[c*w:])
+					c++
 				}
 			}
-		}
-		run := n * b
-		off := r0 * b
-		for k := 0; k < w; k++ {
-			copy(dst[k*g.plane+off:][:run], st[k*ps:k*ps+run])
+			for k := 0; k < w; k++ {
+				o := k*g.plane + r0*b
+				i := k
+				for t := 0; t < n; t++ {
+					bm := dst[o : o+b]
+					if g.rem > 0 {
+						// Before the full chunks: its store spills into them.
+						binary.BigEndian.PutUint64(bm, st[i])
+						i += w
+					}
+					for p := b - 8; p >= g.nb; p -= 8 {
+						binary.BigEndian.PutUint64(bm[p:], st[i])
+						i += w
+					}
+					o += b
+				}
+			}
 		}
 	}
 }
 
-func decode[T any](dst []T, src []byte, dim, w int, kern func(in []byte, pos, ps int, e []T)) {
+func decode[T any](dst []T, src []byte, dim, w int, kern func(o []uint64, e []T)) {
 	g := newGeometry("detranspose", len(dst), len(src), dim, w)
 	if g.rows == 0 {
 		return
 	}
-	st := make([]byte, g.stageSz)
+	st := make([]uint64, g.chunks*w)
 	var buf [64]T
-	b, ps := g.b, g.ps
+	b := g.b
 	for r0 := 0; r0 < g.rows; r0 += g.block {
 		n := min(g.block, g.rows-r0)
-		run := n * b
-		off := r0 * b
-		for k := 0; k < w; k++ {
-			copy(st[k*ps:k*ps+run], src[k*g.plane+off:][:run])
-		}
 		blk := dst[r0*dim : (r0+n)*dim]
 		if g.nfull == 0 {
 			m := g.m
+			nc := (n + m - 1) / m
+			for k := 0; k < w; k++ {
+				o := k*g.plane + r0*b
+				for i := k; i < nc*w; i += w {
+					if o+8 <= len(src) {
+						st[i] = binary.BigEndian.Uint64(src[o:])
+					} else {
+						var y uint64
+						for j := 0; o+j < len(src); j++ {
+							y |= uint64(src[o+j]) << (56 - 8*j)
+						}
+						st[i] = y
+					}
+					o += m * b
+				}
+			}
+			c := 0
 			for t0 := 0; t0 < n; t0 += m {
-				kern(st, t0*b, ps, buf[:])
+				kern(st[c*w:], buf[:])
+				c++
 				k := min(m, n-t0)
 				for t := 0; t < k; t++ {
 					copy(blk[(t0+t)*dim:(t0+t+1)*dim], buf[64-8*(t+1)*b:])
 				}
 			}
 		} else {
+			for k := 0; k < w; k++ {
+				o := k*g.plane + r0*b
+				i := k
+				for t := 0; t < n; t++ {
+					bm := src[o : o+b]
+					if g.rem > 0 {
+						st[i] = binary.BigEndian.Uint64(bm)
+						i += w
+					}
+					for p := b - 8; p >= g.nb; p -= 8 {
+						st[i] = binary.BigEndian.Uint64(bm[p:])
+						i += w
+					}
+					o += b
+				}
+			}
 			tail := 64 - 8*g.nb
+			c := 0
 			for t := 0; t < n; t++ {
 				row := blk[t*dim : (t+1)*dim]
-				pos := t * b
-				p := pos + b - 8
-				for j := 0; j < g.nfull; j++ {
-					kern(st, p, ps, row[64*j:])
-					p -= 8
-				}
 				if g.rem > 0 {
-					kern(st, pos, ps, buf[:])
+					kern(st[c*w:], buf[:])
+					c++
 					copy(row[64*g.nfull:], buf[tail:tail+g.rem])
+				}
+				for j := 0; j < g.nfull; j++ {
+					kern(st[c*w:], row[64*j:])
+					c++
 				}
 			}
 		}

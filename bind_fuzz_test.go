@@ -1,0 +1,144 @@
+package chnative
+
+import (
+	"database/sql/driver"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// unquoteCH reads the ClickHouse single-quoted string literal at the start of s (the escapes
+// \\, \', \0, \n, \r, \t, \xHH and a doubled quote) and returns its value and the rest of s.
+func unquoteCH(s string) (val, rest string, err error) {
+	if s == "" || s[0] != '\'' {
+		return "", "", fmt.Errorf("no opening quote in %q", s)
+	}
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\'':
+			if i+1 < len(s) && s[i+1] == '\'' {
+				b.WriteByte('\'')
+				i++
+				continue
+			}
+			return b.String(), s[i+1:], nil
+		case '\\':
+			if i+1 >= len(s) {
+				return "", "", fmt.Errorf("dangling backslash")
+			}
+			i++
+			switch e := s[i]; e {
+			case '\\', '\'':
+				b.WriteByte(e)
+			case '0':
+				b.WriteByte(0)
+			case 'n':
+				b.WriteByte('\n')
+			case 'r':
+				b.WriteByte('\r')
+			case 't':
+				b.WriteByte('\t')
+			case 'x':
+				if i+2 >= len(s) {
+					return "", "", fmt.Errorf("short \\x escape")
+				}
+				var v byte
+				if _, err := fmt.Sscanf(s[i+1:i+3], "%02x", &v); err != nil {
+					return "", "", fmt.Errorf("bad \\x escape %q", s[i+1:i+3])
+				}
+				b.WriteByte(v)
+				i += 2
+			default:
+				return "", "", fmt.Errorf("unexpected escape \\%c", e)
+			}
+		default:
+			if c < 0x20 || c == 0x7f {
+				return "", "", fmt.Errorf("raw control byte %#x in the literal", c)
+			}
+			b.WriteByte(c)
+		}
+	}
+	return "", "", fmt.Errorf("unterminated literal")
+}
+
+func FuzzBind(f *testing.F) {
+	for _, s := range []string{"", "'", "\\", "'; DROP TABLE t; --", "\x00\n\r\t\x7f", "\xff\xfe", "$$", "*/", "‘’“”", "\\'", "''"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, _, err := bindQuery("SELECT ?", []driver.NamedValue{{Ordinal: 1, Value: s}}, oldRev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lit, ok := strings.CutPrefix(got, "SELECT ")
+		if !ok {
+			t.Fatalf("bound query %q", got)
+		}
+		val, rest, err := unquoteCH(lit)
+		if err != nil {
+			t.Fatalf("%q: %v", got, err)
+		}
+		if rest != "" {
+			t.Fatalf("%q: text after the literal: %q", got, rest)
+		}
+		if val != s {
+			t.Fatalf("%q reads back as %q, want %q", got, val, s)
+		}
+		// The bound query holds no placeholder outside the literal and is one literal to the
+		// scanner too.
+		if ps := scanPlaceholders(got); len(ps) != 0 {
+			t.Fatalf("%q: placeholders %+v in the bound query", got, ps)
+		}
+		if j := skipQuoted(got, len("SELECT ")); j != len(got) {
+			t.Fatalf("%q: skipQuoted ends at %d", got, j)
+		}
+	})
+}
+
+func FuzzScanPlaceholders(f *testing.F) {
+	for _, q := range []string{"SELECT ?", "SELECT '?' -- ?\n?", "/* /* */ ? */ ?", "$$?$$ $1 @a {a:T}", "{a:Enum('}')} ‘?’ “?", "$a$ $a", "{", "{a:", "$", "@", "'\\", "?- ?", "-?-$1"} {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		ps := scanPlaceholders(q)
+		last := 0
+		for _, p := range ps {
+			if p.start < last || p.end <= p.start || p.end > len(q) {
+				t.Fatalf("%q: placeholder %+v out of order or bounds (previous end %d)", q, p, last)
+			}
+			last = p.end
+			text := q[p.start:p.end]
+			switch p.kind {
+			case '?':
+				if text != "?" {
+					t.Fatalf("%q: ? placeholder %q", q, text)
+				}
+			case '$':
+				if text != fmt.Sprintf("$%d", p.index) && !strings.HasPrefix(text, "$0") {
+					t.Fatalf("%q: $ placeholder %q index %d", q, text, p.index)
+				}
+			case '@':
+				if text != "@"+p.name {
+					t.Fatalf("%q: @ placeholder %q name %q", q, text, p.name)
+				}
+			case '{':
+				if text[0] != '{' || text[len(text)-1] != '}' || !strings.Contains(text, p.name) {
+					t.Fatalf("%q: {} placeholder %q name %q", q, text, p.name)
+				}
+			default:
+				t.Fatalf("%q: kind %q", q, p.kind)
+			}
+		}
+		// Binding must not panic either, whatever the arguments.
+		args := make([]driver.NamedValue, 0, len(ps))
+		for i := range ps {
+			args = append(args, driver.NamedValue{Ordinal: i + 1, Value: -int64(i)})
+		}
+		// Substituted literals never start a comment: "-" in the query followed by a negative
+		// number must not become "--".
+		if out, _, err := bindQuery(q, args, oldRev); err == nil && strings.Count(out, "--") > strings.Count(q, "--") {
+			t.Fatalf("%q: bound as %q, a new -- comment", q, out)
+		}
+	})
+}

@@ -1,0 +1,158 @@
+package columns
+
+import (
+	"fmt"
+	"testing"
+)
+
+const benchRows = 65536
+
+func benchDecode(b *testing.B, c Column, fill func(i int) any) {
+	for i := range benchRows {
+		if err := c.AppendValue(fill(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	data := encode(c)
+	dst, err := New(c.Type())
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := NewBytesReader(nil)
+	// Warm the reused column once so the loop measures steady state.
+	r.ResetBytes(data)
+	if err := decodeInto(dst, r, benchRows); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r.ResetBytes(data)
+		if err := dst.ReadPrefix(r); err != nil {
+			b.Fatal(err)
+		}
+		if err := dst.Read(r, benchRows); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDecodeUInt64(b *testing.B) {
+	benchDecode(b, NewFixed[uint64](""), func(i int) any { return uint64(i) * 7919 })
+}
+
+func BenchmarkDecodeString(b *testing.B) {
+	benchDecode(b, NewString(), func(i int) any { return fmt.Sprintf("value%05d", i) })
+}
+
+func BenchmarkDecodeLowCardinalityString(b *testing.B) {
+	c, _ := New("LowCardinality(String)")
+	benchDecode(b, c, func(i int) any { return fmt.Sprintf("city-%03d", i%500) })
+}
+
+func BenchmarkDecodeNullableUInt64(b *testing.B) {
+	c, _ := New("Nullable(UInt64)")
+	benchDecode(b, c, func(i int) any {
+		if i%3 == 0 {
+			return nil
+		}
+		return uint64(i)
+	})
+}
+
+func BenchmarkDecodeStringStream(b *testing.B) {
+	c := NewString()
+	for i := range benchRows {
+		c.Append(fmt.Sprintf("value%05d", i))
+	}
+	data := encode(c)
+	src := &loopReader{data: data}
+	r := NewReader(src)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		src.off = 0
+		r.Reset(src)
+		if err := c.Read(r, benchRows); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+type loopReader struct {
+	data []byte
+	off  int
+}
+
+func (l *loopReader) Read(p []byte) (int, error) {
+	if l.off == len(l.data) {
+		return 0, fmt.Errorf("EOF")
+	}
+	n := copy(p, l.data[l.off:])
+	l.off += n
+	return n, nil
+}
+
+func BenchmarkEncodeString(b *testing.B) {
+	c := NewString()
+	for i := range benchRows {
+		c.Append(fmt.Sprintf("value%05d", i))
+	}
+	var w Writer
+	b.ReportAllocs()
+	for b.Loop() {
+		w.Reset()
+		c.Write(&w)
+	}
+	b.SetBytes(int64(w.Len()))
+}
+
+// Zero allocations per decode into a reused column.
+func TestDecodeReusedAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip()
+	}
+	for _, tc := range []struct {
+		typ  string
+		fill func(i int) any
+	}{
+		{"UInt64", func(i int) any { return i }},
+		{"String", func(i int) any { return fmt.Sprint(i) }},
+		{"LowCardinality(String)", func(i int) any { return fmt.Sprint(i % 300) }},
+		{"LowCardinality(Nullable(String))", func(i int) any {
+			if i%5 == 0 {
+				return nil
+			}
+			return fmt.Sprint(i % 70000)
+		}},
+		{"Nullable(UInt64)", func(i int) any { return nil }},
+		{"Array(String)", func(i int) any { return []string{"a", "b"} }},
+		{"Map(String, UInt64)", func(i int) any { return map[string]int{"a": i} }},
+		{"Tuple(String, Nullable(Float64))", func(i int) any { return []any{"x", 1.5} }},
+		{"UUID", func(i int) any { return [16]byte{byte(i)} }},
+		{"FixedString(4)", func(i int) any { return "abcd" }},
+	} {
+		c := mustNew(t, tc.typ)
+		for i := range 4096 {
+			appendAll(t, c, tc.fill(i))
+		}
+		data := encode(c)
+		dst := mustNew(t, tc.typ)
+		r := NewBytesReader(data)
+		if err := decodeInto(dst, r, c.Rows()); err != nil {
+			t.Fatal(err)
+		}
+		allocs := testing.AllocsPerRun(10, func() {
+			r.ResetBytes(data)
+			if err := dst.ReadPrefix(r); err != nil {
+				t.Fatal(err)
+			}
+			if err := dst.Read(r, c.Rows()); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per decode", tc.typ, allocs)
+		}
+	}
+}

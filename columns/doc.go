@@ -1,0 +1,79 @@
+// Package columns holds ClickHouse column data in Go memory and encodes and decodes it in the
+// Native format: the per-type column encodings that blocks of the native TCP protocol and of
+// FORMAT Native carry.
+//
+// A [Column] stores the values of one column of one block in typed slices (one []uint64 for a
+// UInt64 column, a byte arena plus end offsets for String, offsets plus an element column for
+// Array, and so on). [New] makes an empty column from a type name as the server spells it. A block
+// with rows > 0 carries, for each column, its state prefix ([Column.ReadPrefix],
+// [Column.WritePrefix]; only LowCardinality, and the composites containing it, have a non-empty
+// one) and then its data ([Column.Read], [Column.Write]). Decoding reads from a [Reader], over a
+// byte slice ([NewBytesReader]) or a stream ([NewReader], [NewReaderSize]); encoding appends to a
+// [Writer].
+//
+// # Reuse and borrowed memory
+//
+// Columns are meant to be reused block after block: Read replaces the contents and keeps the
+// capacity, so decoding into a column that has reached its size allocates nothing. Slices and
+// strings that typed accessors return (Fixed.Values, String.Bytes, String.UnsafeString,
+// String.Data, FixedString.Bytes, Array.Offsets, Nullable.Nulls, LowCardinality.Indexes, ...) are
+// borrowed: they are valid until the column is next Read, Reset, Truncated or appended to, and must
+// not be modified. Value always returns memory of its own. A column never keeps a reference to the
+// Reader's input: decoding from a [NewBytesReader] slice copies what it keeps, so the slice may be
+// reused as soon as Read returns. A Reader never writes into a slice given to NewBytesReader or
+// ResetBytes.
+//
+// # Errors
+//
+// Read fails with a *[DecodeError] on malformed input, wrapping io.ErrUnexpectedEOF when the input
+// ends inside a value and a *[LimitError] when a length or count passes a cap. Decoding hostile
+// input allocates in proportion to the input actually received, never to the counts it declares.
+// After a failed Read the column is empty (Rows() == 0) and usable. AppendValue fails with a
+// *[TypeMismatchError] naming the ClickHouse type and the Go type, or with the error of a
+// driver.Valuer; a failed AppendValue appends nothing, at any depth of a composite column.
+//
+// # Types
+//
+// AppendValue first follows pointers and driver.Valuer values (sql.NullString, ...); a nil
+// pointer, a nil interface and a Valuer returning nil are NULL, which only Nullable and
+// LowCardinality(Nullable(T)) columns take (Array and Map take nil as an empty value). Named types
+// are accepted by their underlying kind (type MyInt int works wherever int does). Integers convert
+// only when the value fits exactly; floats convert to integer columns only when integral and in
+// range; numeric strings parse.
+//
+//	ClickHouse type                Column           Value returns     AppendValue accepts
+//	-----------------------------  ---------------  ----------------  ---------------------------------------------
+//	Int8 … Int64, UInt8 … UInt64   *Fixed[T]        int8 … uint64     any Go integer or float that fits, bool, numeric string
+//	Float32, Float64               *Fixed[T]        float32, float64  any Go number (float32: |v| <= MaxFloat32), numeric string
+//	Int128, UInt128, Int256,       *Wide[T]         *big.Int          *big.Int, big.Int, T, any Go integer, decimal string
+//	UInt256
+//	String                         *String          string            string, []byte, named string / byte-slice types
+//	FixedString(N)                 *FixedString     string (N bytes)  string, []byte, [k]byte of at most N bytes (zero padded)
+//	Date                           *Date            time.Time (UTC)   time.Time (its calendar day), "2006-01-02", day number
+//	DateTime, DateTime('tz')       *DateTime        time.Time (in tz) time.Time, RFC 3339 or "2006-01-02 15:04:05" (in the
+//	                                                                  column's zone), Unix seconds
+//	Decimal(P, S), Decimal32(S),   *Decimal32/64/   Decimal           Decimal, decimal string, *big.Int, *big.Rat, any Go
+//	Decimal64(S), Decimal128(S),   128/256                            integer or float (rounded half away from zero to S;
+//	Decimal256(S)                                                     error past P digits)
+//	UUID                           *UUID            string            [16]byte (and named types of it), 16-byte []byte, string
+//	Enum8(...), Enum16(...)        *Enum8, *Enum16  string (name)     name string, or a number the enum defines
+//	Nothing                        *Nothing         nil               nil
+//	Nullable(T)                    *Nullable        nil or T's type   nil, or what T accepts
+//	Array(T)                       *Array           []T's type        slice or array of what T accepts, nil (empty)
+//	                                                (*E for Nullable)
+//	Tuple(T1, …) / Tuple(a T1, …)  *Tuple           []any             []any, slice or array of matching length, struct
+//	                                                                  (exported fields in order), map[string]any (named)
+//	Map(K, V)                      *Map             map[K]V           Go map of what K and V accept, nil (empty)
+//	                                                (V = *E for Nullable)
+//	LowCardinality(T)              *LowCardinality  T's type          what T accepts (T: String, FixedString, numbers,
+//	                                                                  Date, DateTime, UUID)
+//	LowCardinality(Nullable(T))    *LowCardinality  nil or T's type   nil, or what T accepts
+//
+// Value returns the element types in slices and maps as the table's Value column says, with a
+// pointer for Nullable elements (Array(Nullable(String)) gives []*string). ScanType reports the
+// Go type Value returns for non-NULL values. Decimal(P, S) columns report their type as the
+// server does, "Decimal(P, S)", whichever spelling made them.
+//
+// The package reads and writes fixed-width values as the bytes of Go slices and so builds only on
+// little-endian CPUs.
+package columns
