@@ -263,7 +263,9 @@ func TestExecInsertWithArgs(t *testing.T) {
 
 func strconvF(f float64) string { return strings.TrimRight(strings.TrimRight(sqlFloat(f), "0"), ".") }
 
-func sqlFloat(f float64) string { return strings.TrimSpace(func() string { s, _ := formatLiteral(f, 0); return s }()) }
+func sqlFloat(f float64) string {
+	return strings.TrimSpace(func() string { s, _ := formatLiteral(f, 0); return s }())
+}
 
 func TestPrepareSelect(t *testing.T) {
 	db := openDB(t)

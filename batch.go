@@ -77,11 +77,15 @@ func (b *Batch) Flush() error {
 }
 
 // Send sends the buffered rows and finishes the insert.
-func (b *Batch) Send() error {
+func (b *Batch) Send() error { return b.SendContext(context.Background()) }
+
+// SendContext is Send bounded by ctx: when ctx ends before the server confirms, the insert is
+// cancelled and the connection drained or closed.
+func (b *Batch) SendContext(ctx context.Context) error {
 	if b.ins.done {
 		return ErrClosed
 	}
-	return b.ins.finish(context.Background())
+	return b.ins.finish(ctx)
 }
 
 // Abort drops the buffered rows and cancels the insert. Blocks already sent stay inserted.

@@ -2,9 +2,9 @@ package chnative
 
 import (
 	"context"
-	"math/big"
 	"database/sql/driver"
 	"io"
+	"math/big"
 	"reflect"
 	"strings"
 	"time"

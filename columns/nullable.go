@@ -44,6 +44,13 @@ func (c *Nullable) AppendNull() {
 	c.inner.AppendDefault()
 }
 
+// AppendNotNull records a non-NULL row whose value the caller has just appended to Inner() with
+// its typed Append, so no value is boxed:
+//
+//	n.Inner().(*columns.String).Append("x")
+//	n.AppendNotNull()
+func (c *Nullable) AppendNotNull() { c.nulls = append(c.nulls, 0) }
+
 // AppendValue appends NULL for nil (and nil pointers, and Valuers returning nil), or the value.
 func (c *Nullable) AppendValue(v any) error {
 	if v == nil {
