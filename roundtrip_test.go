@@ -58,9 +58,14 @@ func (r rtRow) args() []any {
 	return []any{r.id, r.name, r.value, r.ts, note, r.tags, r.kind}
 }
 
+// roundTripRows is 1M rows; under -race (an order of magnitude slower) 100k, and scripts/test.sh
+// runs the 1M case again without -race.
 func roundTripRows(t *testing.T) int {
-	if testing.Short() {
+	switch {
+	case testing.Short():
 		return 20_000
+	case raceEnabled:
+		return 100_000
 	}
 	return 1_000_000
 }

@@ -21,7 +21,8 @@ type rows struct {
 	stop   func() bool
 	header *nativeproto.Block
 	block  *nativeproto.Block
-	row    int
+	row    int // the next row of block to read
+	cur    int // the current row, after advance
 	names  []string
 	types  []string
 	done   bool
@@ -102,6 +103,19 @@ func (r *rows) Columns() []string { return r.names }
 
 // Next copies the next row into dest.
 func (r *rows) Next(dest []driver.Value) error {
+	if err := r.advance(); err != nil {
+		return err
+	}
+	b, row := r.block, r.cur
+	for i := range dest {
+		dest[i] = driverValue(b.Column(i).Value(row))
+	}
+	return nil
+}
+
+// advance moves to the next row, decoding the next block when the current one is used up; r.cur
+// is then the row's index in r.block.
+func (r *rows) advance() error {
 	for r.block == nil || r.row >= r.block.Rows() {
 		if r.done {
 			if r.err != nil {
@@ -133,10 +147,7 @@ func (r *rows) Next(dest []driver.Value) error {
 			r.keep(ev)
 		}
 	}
-	b := r.block
-	for i := range dest {
-		dest[i] = driverValue(b.Column(i).Value(r.row))
-	}
+	r.cur = r.row
 	r.row++
 	return nil
 }

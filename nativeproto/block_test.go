@@ -141,7 +141,7 @@ func TestBlockReuse(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	if allocs > 1 {
+	if allocs > 1 && !raceEnabled {
 		t.Fatalf("%v allocations per reused decode", allocs)
 	}
 	// A different type at the same index replaces the column.

@@ -1,0 +1,5 @@
+//go:build !race
+
+package nativeproto
+
+const raceEnabled = false

@@ -1,0 +1,5 @@
+//go:build !race
+
+package chnative
+
+const raceEnabled = false

@@ -1,0 +1,115 @@
+//go:build go1.27
+
+package chnative
+
+import (
+	"bytes"
+	"database/sql"
+	"database/sql/driver"
+	"time"
+
+	"github.com/chnative/chnative/columns"
+)
+
+// From Go 1.27 database/sql calls NextRow and ScanColumn instead of Next: each value goes from
+// its column straight into the caller's variable, without boxing it as a driver.Value.
+
+var _ driver.RowsColumnScanner = (*rows)(nil)
+
+// NextRow advances to the next row.
+func (r *rows) NextRow() error { return r.advance() }
+
+// ScanColumn copies column i of the current row into dest.
+func (r *rows) ScanColumn(sc driver.ScanContext, i int, dest any) error {
+	col := r.block.Column(i)
+	row := r.cur
+	switch c := col.(type) {
+	case *columns.UInt64:
+		v := c.Row(row)
+		switch d := dest.(type) {
+		case *uint64:
+			*d = v
+			return nil
+		case *int64:
+			if v <= 1<<63-1 {
+				*d = int64(v)
+				return nil
+			}
+		}
+	case *columns.Int64:
+		v := c.Row(row)
+		switch d := dest.(type) {
+		case *int64:
+			*d = v
+			return nil
+		case *int:
+			*d = int(v)
+			return nil
+		}
+	case *columns.UInt32:
+		v := c.Row(row)
+		switch d := dest.(type) {
+		case *uint32:
+			*d = v
+			return nil
+		case *int64:
+			*d = int64(v)
+			return nil
+		case *uint64:
+			*d = uint64(v)
+			return nil
+		}
+	case *columns.Int32:
+		v := c.Row(row)
+		switch d := dest.(type) {
+		case *int32:
+			*d = v
+			return nil
+		case *int64:
+			*d = int64(v)
+			return nil
+		case *int:
+			*d = int(v)
+			return nil
+		}
+	case *columns.Float64:
+		if d, ok := dest.(*float64); ok {
+			*d = c.Row(row)
+			return nil
+		}
+	case *columns.Float32:
+		switch d := dest.(type) {
+		case *float32:
+			*d = c.Row(row)
+			return nil
+		case *float64:
+			*d = float64(c.Row(row))
+			return nil
+		}
+	case *columns.String:
+		switch d := dest.(type) {
+		case *string:
+			*d = c.String(row)
+			return nil
+		case *[]byte:
+			*d = bytes.Clone(c.Bytes(row))
+			return nil
+		case *sql.RawBytes:
+			*d = c.Bytes(row)
+			return nil
+		}
+	case *columns.LowCardinality:
+		if d, ok := dest.(*string); ok && !c.IsNull(row) {
+			if _, isString := c.Dictionary().(*columns.String); isString {
+				*d = string(c.Bytes(row))
+				return nil
+			}
+		}
+	case *columns.DateTime:
+		if d, ok := dest.(*time.Time); ok {
+			*d = c.Time(row)
+			return nil
+		}
+	}
+	return sql.ConvertAssign(sc, dest, driverValue(col.Value(row)))
+}
