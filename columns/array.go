@@ -91,6 +91,8 @@ func isNullable(c Column) bool {
 		return true
 	case *LowCardinality:
 		return x.nullable
+	case *SimpleAggregateFunction:
+		return isNullable(x.inner)
 	}
 	return false
 }

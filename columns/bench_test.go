@@ -131,6 +131,15 @@ func TestDecodeReusedAllocs(t *testing.T) {
 		{"Tuple(String, Nullable(Float64))", func(i int) any { return []any{"x", 1.5} }},
 		{"UUID", func(i int) any { return [16]byte{byte(i)} }},
 		{"FixedString(4)", func(i int) any { return "abcd" }},
+		{"DateTime64(3, 'Asia/Kolkata')", func(i int) any { return int64(i) }},
+		{"IPv6", func(i int) any { return [16]byte{byte(i)} }},
+		{"Bool", func(i int) any { return i%2 == 0 }},
+		{"BFloat16", func(i int) any { return float32(i) }},
+		{"Point", func(i int) any { return Point{float64(i), 1} }},
+		{"Polygon", func(i int) any { return Polygon{{{1, 2}, {3, 4}}} }},
+		{"Nested(a UInt8, b String)", func(i int) any { return []any{[]any{1, "x"}} }},
+		{"SimpleAggregateFunction(sum, UInt64)", func(i int) any { return i }},
+		{"LowCardinality(Nullable(IPv6))", func(i int) any { return [16]byte{byte(i)} }},
 	} {
 		c := mustNew(t, tc.typ)
 		for i := range 4096 {

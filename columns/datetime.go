@@ -3,6 +3,7 @@ package columns
 import (
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -169,13 +170,9 @@ func (c *DateTime) AppendValue(v any) error {
 	return c.Fixed.AppendValue(v)
 }
 
+// quoteString single-quotes s with ClickHouse's escapes, as the server writes names in types.
 func quoteString(s string) string {
-	b := []byte{'\''}
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\'' || s[i] == '\\' {
-			b = append(b, '\\')
-		}
-		b = append(b, s[i])
-	}
-	return string(append(b, '\''))
+	var b strings.Builder
+	tnWriteQuoted(&b, s, '\'')
+	return b.String()
 }

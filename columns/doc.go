@@ -45,19 +45,51 @@
 //	-----------------------------  ---------------  ----------------  ---------------------------------------------
 //	Int8 … Int64, UInt8 … UInt64   *Fixed[T]        int8 … uint64     any Go integer or float that fits, bool, numeric string
 //	Float32, Float64               *Fixed[T]        float32, float64  any Go number (float32: |v| <= MaxFloat32), numeric string
-//	Int128, UInt128, Int256,       *Wide[T]         *big.Int          *big.Int, big.Int, T, any Go integer, decimal string
-//	UInt256
+//	Int128, UInt128, Int256,       *Wide[T]         *big.Int          *big.Int, big.Int, Int128/UInt128/Int256/UInt256,
+//	UInt256                                                           any Go integer, decimal string (error if it does
+//	                                                                  not fit)
+//	Bool                           *Bool            bool              bool, integer or float 0/1, strconv.ParseBool string
+//	BFloat16                       *BFloat16        float32           any Go number or numeric string, rounded to nearest
+//	                                                                  even (finite values that round to ±Inf: error);
+//	                                                                  NaN and ±Inf kept; Values() = raw bits []uint16
 //	String                         *String          string            string, []byte, named string / byte-slice types
 //	FixedString(N)                 *FixedString     string (N bytes)  string, []byte, [k]byte of at most N bytes (zero padded)
 //	Date                           *Date            time.Time (UTC)   time.Time (its calendar day), "2006-01-02", day number
+//	Date32                         *Date32          time.Time (UTC)   as Date; 1900-01-01 .. 2299-12-31 (Int32 days)
 //	DateTime, DateTime('tz')       *DateTime        time.Time (in tz) time.Time, RFC 3339 or "2006-01-02 15:04:05" (in the
 //	                                                                  column's zone), Unix seconds
+//	DateTime64(P), DateTime64(P,   *DateTime64      time.Time (in tz) time.Time (exact integer ticks, sub-tick part
+//	'tz')                                                             truncated toward the past), time strings as for
+//	                                                                  DateTime (fraction up to 9 digits), int64 ticks
+//	Time                           *Time            time.Duration     time.Duration (whole seconds, toward zero),
+//	                                                                  "[-]hhh:mm:ss[.fff]", integer seconds; ±999:59:59
+//	Time64(P)                      *Time64          time.Duration     time.Duration (whole ticks, toward zero),
+//	                                                                  "[-]hhh:mm:ss[.fffffffff]", integer ticks
+//	IPv4                           *IPv4            netip.Addr        netip.Addr, net.IP, [4]byte, 4-byte []byte, string
+//	                                                                  (IPv4-mapped IPv6 unmapped), uint32 (0x7f000001)
+//	IPv6                           *IPv6            netip.Addr        netip.Addr, net.IP, [16]byte, [4]byte, 16/4-byte
+//	                                                                  []byte, string (IPv4 stored as ::ffff:a.b.c.d)
+//	IntervalNanosecond …           *Interval        int64 (count of   any Go integer that fits, numeric string;
+//	IntervalYear                                    the kind's unit)  time.Duration of whole units (Nanosecond … Week)
 //	Decimal(P, S), Decimal32(S),   *Decimal32/64/   Decimal           Decimal, decimal string, *big.Int, *big.Rat, any Go
 //	Decimal64(S), Decimal128(S),   128/256                            integer or float (rounded half away from zero to S;
 //	Decimal256(S)                                                     error past P digits)
 //	UUID                           *UUID            string            [16]byte (and named types of it), 16-byte []byte, string
 //	Enum8(...), Enum16(...)        *Enum8, *Enum16  string (name)     name string, or a number the enum defines
 //	Nothing                        *Nothing         nil               nil
+//	Point                          *Geo             Point{X, Y}       Point, [2]float64 (orb.Point), 2-element slice,
+//	                                                                  struct of two numbers
+//	Ring, LineString               *Geo             Ring, LineString  slice of what Point accepts ([]Point, ...), nil
+//	                                                ([]Point)
+//	Polygon, MultiLineString       *Geo             Polygon ([]Ring), slice of slices of points ([][]Point, ...), nil
+//	                                                MultiLineString
+//	MultiPolygon                   *Geo             MultiPolygon      [][][]Point or any slices nested as deep, nil
+//	                                                ([]Polygon)
+//	SimpleAggregateFunction(f, T)  *SimpleAggregate T's type          what T accepts (encoded exactly as T)
+//	                               Function
+//	Nested(a T, b U)               *Nested          [][]any           as Array(Tuple(a T, b U)) (flatten_nested = 0)
+//	AggregateFunction(...)         (none)                             New fails: *UnsupportedTypeError (opaque state;
+//	                                                                  use finalizeAggregation() in the query)
 //	Nullable(T)                    *Nullable        nil or T's type   nil, or what T accepts
 //	Array(T)                       *Array           []T's type        slice or array of what T accepts, nil (empty)
 //	                                                (*E for Nullable)
@@ -65,14 +97,34 @@
 //	                                                                  (exported fields in order), map[string]any (named)
 //	Map(K, V)                      *Map             map[K]V           Go map of what K and V accept, nil (empty)
 //	                                                (V = *E for Nullable)
-//	LowCardinality(T)              *LowCardinality  T's type          what T accepts (T: String, FixedString, numbers,
-//	                                                                  Date, DateTime, UUID)
+//	LowCardinality(T)              *LowCardinality  T's type          what T accepts (T: String, FixedString, every
+//	                                                                  integer and float incl. Int128 … UInt256 and
+//	                                                                  BFloat16, Bool, Date, Date32, DateTime, Time,
+//	                                                                  UUID, IPv4, IPv6, Interval*; not Decimal,
+//	                                                                  DateTime64, Time64, Enum)
 //	LowCardinality(Nullable(T))    *LowCardinality  nil or T's type   nil, or what T accepts
+//	Variant(T1, …)                 *Variant         VariantValue      VariantValue{Type, Value}, nil, or a value exactly one
+//	                                                (nil for NULL)    variant takes (its scan type first; else an error if
+//	                                                                  several variants convert it)
+//	Dynamic, Dynamic(max_types=N)  *Dynamic         DynamicValue      DynamicValue{Type, Value}, VariantValue, nil, or a
+//	                                                (nil for NULL)    Go value of an inferable type (int -> Int64, string,
+//	                                                                  float64, bool, time.Time, slices, map[string]T)
+//	JSON, JSON(params)             *JSON            string (JSON      JSON object text (string, []byte, json.RawMessage),
+//	                                                text)             or a map/struct that encoding/json marshals
+//
+// Variant, Dynamic and JSON have state prefixes too. Dynamic decodes the V1, V2 and FLATTENED
+// structures (SharedVariant values, binary-encoded type plus value, become typed rows) and encodes
+// FLATTENED; JSON decodes STRING, V1, V2 and FLATTENED and encodes STRING. Reading JSON is
+// cheapest with output_format_native_write_json_as_string=1.
 //
 // Value returns the element types in slices and maps as the table's Value column says, with a
 // pointer for Nullable elements (Array(Nullable(String)) gives []*string). ScanType reports the
 // Go type Value returns for non-NULL values. Decimal(P, S) columns report their type as the
 // server does, "Decimal(P, S)", whichever spelling made them.
+//
+// DateTime and DateTime64 columns without a time zone of their own return times in UTC until
+// [SetLocation] (or their SetLocation method) gives them the server's zone. Nullable cannot wrap
+// the geo types or Nested, as on the server.
 //
 // The package reads and writes fixed-width values as the bytes of Go slices and so builds only on
 // little-endian CPUs.

@@ -136,6 +136,17 @@ func (c *Fixed[T]) Read(r *Reader, rows int) error {
 // Write appends the values' little-endian bytes.
 func (c *Fixed[T]) Write(w *Writer) { w.Buf = appendFixed(w.Buf, c.data) }
 
+// appendRaw appends every value of src, a column of the same type, without converting them
+// (LowCardinality merges dictionaries bit-exactly with it). It reports false, appending nothing,
+// when src does not hold []T.
+func (c *Fixed[T]) appendRaw(src Column) bool {
+	s, ok := src.(interface{ Values() []T })
+	if ok {
+		c.data = append(c.data, s.Values()...)
+	}
+	return ok
+}
+
 // sliceValue returns a copy of values [lo, hi) as []T (used by Array's Value).
 func (c *Fixed[T]) sliceValue(lo, hi int) any { return append([]T(nil), c.data[lo:hi]...) }
 

@@ -20,6 +20,19 @@ var fuzzTypes = []string{
 	"LowCardinality(Nullable(FixedString(2)))", "LowCardinality(Float64)", "LowCardinality(DateTime)",
 	"LowCardinality(Date)", "LowCardinality(UUID)", "LowCardinality(Nullable(UInt8))",
 	"Map(LowCardinality(String), LowCardinality(Nullable(String)))",
+	"Bool", "BFloat16", "Date32", "DateTime64(0)", "DateTime64(3)", "DateTime64(9, 'America/St_Johns')",
+	"Time", "Time64(3)", "IPv4", "IPv6", "IntervalSecond", "IntervalYear", "Decimal(76, 0)", "Int256",
+	"Point", "Ring", "LineString", "MultiLineString", "Polygon", "MultiPolygon",
+	"SimpleAggregateFunction(sum, UInt64)", "SimpleAggregateFunction(anyLast, Nullable(String))",
+	"Nested(a UInt8, b String)", "Nullable(IPv4)", "Nullable(DateTime64(6, 'Asia/Kathmandu'))",
+	"Array(Nullable(Int32))", "Map(IPv4, Bool)", "Tuple(Bool, IPv6, Date32, BFloat16)",
+	"LowCardinality(Bool)", "LowCardinality(BFloat16)", "LowCardinality(Nullable(IPv6))", "LowCardinality(Int256)",
+	"LowCardinality(Date32)", "LowCardinality(Time)", "Array(LowCardinality(Nullable(IPv6)))",
+	"Variant(String, UInt8)", "Array(Variant(Array(UInt8), LowCardinality(String), String))",
+	"Dynamic", "Dynamic(max_types=1)", "Array(Dynamic)", "Map(String, Dynamic)",
+	"JSON", "JSON(a.b UInt32)", "Tuple(a Dynamic, b Array(JSON))",
+	"QBit(Float32, 3)", "QBit(BFloat16, 17)", "QBit(Float64, 9)", "QBit(Int8, 16, 8)", "QBit(Float32, 24, 8)",
+	"Nullable(QBit(Int8, 5))", "Array(QBit(BFloat16, 1))",
 }
 
 // FuzzDecode decodes arbitrary bytes as rows values of a type: it must never panic, and whatever

@@ -77,6 +77,21 @@ func valueEqual(a, b any) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
+	// QBit(BFloat16, D) values are float32 vectors widened from the raw bfloat16 bits that
+	// tests often state.
+	if f, ok := a.([]float32); ok {
+		if bits, ok := b.([]uint16); ok {
+			if len(f) != len(bits) {
+				return false
+			}
+			for i := range f {
+				if math.Float32bits(f[i]) != uint32(bits[i])<<16 {
+					return false
+				}
+			}
+			return true
+		}
+	}
 	switch x := a.(type) {
 	case float64:
 		y, ok := b.(float64)
@@ -125,6 +140,19 @@ func valueEqual(a, b any) bool {
 			}
 		}
 		return true
+	case reflect.Struct: // such as Point: fields compared as above (NaN coordinates bit-exactly)
+		exported := true
+		for i := 0; i < va.NumField(); i++ {
+			exported = exported && va.Type().Field(i).IsExported()
+		}
+		if exported {
+			for i := 0; i < va.NumField(); i++ {
+				if !valueEqual(iface(va.Field(i)), iface(vb.Field(i))) {
+					return false
+				}
+			}
+			return true
+		}
 	}
 	return reflect.DeepEqual(a, b)
 }

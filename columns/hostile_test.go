@@ -31,6 +31,9 @@ func TestHugeRowCount(t *testing.T) {
 		"Decimal(76, 2)", "UUID", "Enum8('a' = 1)", "Nothing", "Nullable(Nothing)", "Nullable(String)",
 		"Array(UInt8)", "Array(String)", "Tuple(String, UInt64)", "Map(String, UInt64)",
 		"LowCardinality(String)", "LowCardinality(Nullable(String))", "Array(LowCardinality(String))",
+		"Bool", "BFloat16", "Date32", "DateTime64(9, 'Asia/Kolkata')", "Time64(3)", "IPv4", "IPv6",
+		"IntervalDay", "Point", "MultiPolygon", "Nested(a UInt8, b String)", "SimpleAggregateFunction(sum, UInt64)",
+		"LowCardinality(Nullable(IPv6))",
 	}
 	input := bytes.Repeat([]byte{1, 0, 0, 0, 0, 0, 0, 0}, 64) // looks like LC version 1, small offsets...
 	for _, typ := range types {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/big"
 	"reflect"
 	"slices"
 )
@@ -43,6 +44,8 @@ func lookupKey(v any) any {
 		return math.Float64bits(x)
 	case float32:
 		return math.Float32bits(x)
+	case *big.Int: // Int128 … UInt256 dictionaries: by value, not by pointer
+		return x.String()
 	}
 	return v
 }
@@ -339,6 +342,9 @@ func appendDict(dst, src Column) error {
 			d.AppendBytes(s.Bytes(j))
 		}
 		return nil
+	}
+	if d, ok := dst.(interface{ appendRaw(Column) bool }); ok && d.appendRaw(src) {
+		return nil // fixed-width values, bit for bit
 	}
 	for j := range src.Rows() {
 		if err := dst.AppendValue(src.Value(j)); err != nil {

@@ -110,6 +110,24 @@ func FromNode(n *TypeNode) (Column, error) {
 		return NewUUID(), nil
 	case "Enum8", "Enum16":
 		return newEnum(n)
+	case "QBit":
+		return newQBit(n)
+	case "Bool", "BFloat16", "Date32", "Time", "IPv4", "IPv6",
+		"IntervalNanosecond", "IntervalMicrosecond", "IntervalMillisecond", "IntervalSecond", "IntervalMinute",
+		"IntervalHour", "IntervalDay", "IntervalWeek", "IntervalMonth", "IntervalQuarter", "IntervalYear",
+		"Point", "Ring", "LineString", "MultiLineString", "Polygon", "MultiPolygon":
+		if err := noArgs(); err != nil {
+			return nil, err
+		}
+		return newSimpleType(n.Name), nil
+	case "DateTime64", "Time64":
+		return newTicksType(n)
+	case "SimpleAggregateFunction":
+		return newSimpleAggregateFunction(n)
+	case "AggregateFunction":
+		return newAggregateFunction(n)
+	case "Nested":
+		return newNested(n)
 	case "Nothing":
 		if err := noArgs(); err != nil {
 			return nil, err
@@ -121,7 +139,10 @@ func FromNode(n *TypeNode) (Column, error) {
 			return nil, err
 		}
 		switch inner.(type) {
-		case *Nullable, *Array, *Map, *Tuple, *LowCardinality:
+		case *Nullable, *Array, *Map, *Tuple, *LowCardinality, *Variant, *Dynamic, *JSON:
+			return nil, unsupported(n, "Nullable cannot wrap %s", inner.Type())
+		}
+		if !nullableAllowed(inner) {
 			return nil, unsupported(n, "Nullable cannot wrap %s", inner.Type())
 		}
 		return NewNullable(inner), nil
@@ -192,10 +213,7 @@ func FromNode(n *TypeNode) (Column, error) {
 		if err != nil {
 			return nil, err
 		}
-		switch probe.(type) {
-		case *String, *FixedString, *Date, *DateTime, *UUID,
-			*Int8, *Int16, *Int32, *Int64, *UInt8, *UInt16, *UInt32, *UInt64, *Float32, *Float64:
-		default:
+		if !lowCardinalityAllowed(probe) {
 			return nil, unsupported(n, "LowCardinality of %s", probe.Type())
 		}
 		first := true
@@ -207,6 +225,12 @@ func FromNode(n *TypeNode) (Column, error) {
 			c, _ := FromNode(inner)
 			return c
 		}, nullable), nil
+	case "Variant":
+		return newVariantFromNode(n)
+	case "Dynamic":
+		return newDynamicFromNode(n)
+	case "JSON":
+		return newJSONFromNode(n)
 	}
 	return nil, unsupported(n, "")
 }

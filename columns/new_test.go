@@ -80,7 +80,7 @@ func TestNewErrors(t *testing.T) {
 		"LowCardinality(Array(String))", "LowCardinality(LowCardinality(String))", "LowCardinality(Decimal(9, 2))",
 		"LowCardinality(String, String)", "Enum8()", "Enum8('a' = 128)", "Enum8('a' = 1, 'a' = 2)",
 		"Enum8('a' = 1, 'b' = 1)", "Enum16('a' = 40000)", "Enum8(1)", "UUID(1)", "Nothing(1)",
-		"DateTime64(3)", "Array(Foo)", "Int8)", "Array(UInt8",
+		"Array(Foo)", "Int8)", "Array(UInt8",
 	} {
 		c, err := New(typ)
 		if err == nil {

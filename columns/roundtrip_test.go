@@ -3,6 +3,8 @@ package columns
 import (
 	"math"
 	"math/big"
+	"net"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -88,6 +90,78 @@ func roundTripCases() []struct {
 		{"Array(LowCardinality(String))", []any{[]string{}, []string{}}},
 		{"Tuple(LowCardinality(String), Array(LowCardinality(String)))", []any{[]any{"a", []string{"b", "a"}}, []any{"c", []string{}}}},
 		{"Map(LowCardinality(String), LowCardinality(Nullable(String)))", []any{map[string]any{"a": nil, "b": "x"}}},
+		// The wider type set: edge values of each (see types_more_test.go for the helpers).
+		{"Bool", []any{false, true, 1, 0, "true", uint8(1)}},
+		{"BFloat16", bf16EdgeValues()},
+		{"Date32", []any{time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2299, 12, 31, 0, 0, 0, 0, time.UTC), "1969-12-31", 0, -1, int32(Date32Max)}},
+		{"DateTime64(0)", []any{time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2299, 12, 31, 23, 59, 59, 0, time.UTC), int64(-1), "1969-12-31 23:59:59"}},
+		{"DateTime64(3)", []any{time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2299, 12, 31, 23, 59, 59, 999e6, time.UTC), time.Unix(-1, 1e6), int64(-1), "1969-12-31 23:59:59.999"}},
+		{"DateTime64(6, 'Asia/Kathmandu')", []any{time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2299, 12, 31, 23, 59, 59, 999999e3, time.UTC), time.Unix(-1, 1e3), "1969-12-31 23:59:59.000001", int64(-1)}},
+		{"DateTime64(9, 'America/St_Johns')", []any{time.Date(1677, 9, 21, 0, 12, 44, 0, time.UTC), time.Date(2262, 4, 11, 23, 47, 16, 854775807, time.UTC), time.Unix(-1, 1), int64(math.MinInt64), int64(math.MaxInt64), "2024-03-10 02:30:00.123456789"}},
+		{"DateTime64(3, 'Asia/Kolkata')", []any{time.Unix(-86400*365, 5e8), "1970-01-01 05:29:59.999"}},
+		{"Time", []any{MaxTime, -MaxTime, time.Duration(0), "-12:34:56", "999:59:59", 1, -3599999, 1500 * time.Millisecond}},
+		{"Time64(0)", []any{MaxTime, -MaxTime, "-1:00:00"}},
+		{"Time64(3)", []any{MaxTime + 999*time.Millisecond, -(MaxTime + 999*time.Millisecond), "-000:00:00.001", "12:00:00.5", int64(-1)}},
+		{"Time64(9)", []any{MaxTime + 999999999, -(MaxTime + 999999999), time.Duration(-1), "1:02:03.000000004"}},
+		{"IPv4", []any{"0.0.0.0", "255.255.255.255", netip.MustParseAddr("127.0.0.1"), net.IPv4(1, 2, 3, 4), [4]byte{10, 0, 0, 1}, uint32(0x7f000001), "::ffff:1.2.3.4", []byte{192, 168, 0, 1}}},
+		{"IPv6", []any{"::", "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", "::ffff:1.2.3.4", net.ParseIP("2001:db8::1"), [16]byte{15: 1}, netip.MustParseAddr("10.0.0.1"), net.IPv4(1, 2, 3, 4).To4()}},
+		{"IntervalSecond", []any{int64(math.MinInt64), int64(math.MaxInt64), 0, 5 * time.Second}},
+		{"IntervalNanosecond", []any{time.Duration(-1), 7}},
+		{"IntervalWeek", []any{-2, 14 * 24 * time.Hour}},
+		{"IntervalYear", []any{1, -1, "2000"}},
+		{"Decimal(76, 0)", []any{"-" + strings.Repeat("9", 76), strings.Repeat("9", 76), -1, big1("-" + strings.Repeat("9", 76))}},
+		{"Decimal256(76)", []any{"-0." + strings.Repeat("9", 76), "0." + strings.Repeat("9", 76), "-1e-76"}},
+		{"Decimal(76, 38)", []any{"-" + strings.Repeat("9", 38) + "." + strings.Repeat("9", 38), "-12345678901234567890123456789012345678.12345678901234567890123456789012345678"}},
+		{"Int256", []any{Int128{Lo: math.MaxUint64, Hi: math.MaxUint64}, UInt128{Lo: 1}, int8(-128)}},
+		{"Point", []any{Point{1, 2}, [2]float64{-1.5, math.Inf(1)}, Point{math.NaN(), math.Copysign(0, -1)}, []float64{math.MaxFloat64, -math.MaxFloat64}}},
+		{"Ring", []any{Ring{{0, 0}, {1, 0}, {1, 1}, {0, 0}}, Ring{}, nil, [][2]float64{{1, 2}}}},
+		{"LineString", []any{LineString{{0, 0}, {1.5, -2.25}}, []Point{}}},
+		{"MultiLineString", []any{MultiLineString{{{0, 0}, {1, 1}}, {{2, 2}}}, MultiLineString{{}}, nil}},
+		{"Polygon", []any{Polygon{{{0, 0}, {10, 0}, {10, 10}, {0, 0}}, {{1, 1}, {2, 1}, {1, 2}, {1, 1}}}, Polygon{}, [][]Point{{}}}},
+		{"MultiPolygon", []any{MultiPolygon{{{{0, 0}, {1, 0}, {0, 1}, {0, 0}}}, {{{5, 5}, {6, 5}}}}, MultiPolygon{{{}}}, MultiPolygon{}}},
+		{"Array(Point)", []any{[]Point{{1, 2}}, []Point{}}},
+		{"Array(Polygon)", []any{[]Polygon{{{{1, 2}}}, {}}, nil}},
+		{"Tuple(Point, Ring)", []any{[]any{Point{1, 2}, Ring{{3, 4}}}}},
+		{"SimpleAggregateFunction(sum, UInt64)", []any{uint64(math.MaxUint64), 0, 7}},
+		{"SimpleAggregateFunction(anyLast, Nullable(String))", []any{nil, "a", ""}},
+		{"SimpleAggregateFunction(groupUniqArrayArray, Array(String))", []any{[]string{"a", "b"}, nil}},
+		{"SimpleAggregateFunction(any, LowCardinality(String))", []any{"x", "y", "x"}},
+		{"SimpleAggregateFunction(max, DateTime64(3, 'UTC'))", []any{time.Unix(-1, 0), "2024-01-02 03:04:05.678"}},
+		{"Array(SimpleAggregateFunction(anyLast, Nullable(UInt8)))", []any{[]any{nil, 1}, []any{}}},
+		{"Nested(a UInt8, `b c` String)", []any{[]any{[]any{1, "x"}, []any{2, "y"}}, nil, []struct {
+			A uint8
+			B string
+		}{{3, "z"}}, []map[string]any{{"a": 4, "b c": "q"}}}},
+		{"Nested(ts DateTime64(3, 'Asia/Kolkata'), ip Nullable(IPv6))", []any{[]any{[]any{"2024-01-01 00:00:00.001", nil}}}},
+		{"Nullable(Bool)", []any{nil, true, false}},
+		{"Nullable(BFloat16)", []any{nil, float32(math.Inf(-1)), 1.5}},
+		{"Nullable(Date32)", []any{nil, "1900-01-01"}},
+		{"Nullable(DateTime64(6, 'Asia/Kathmandu'))", []any{nil, time.Unix(-1, 5000)}},
+		{"Nullable(Time)", []any{nil, -MaxTime}},
+		{"Nullable(Time64(3))", []any{nil, "-1:00:00.5"}},
+		{"Nullable(IPv4)", []any{nil, "1.2.3.4", "0.0.0.0"}},
+		{"Nullable(IPv6)", []any{nil, "::1"}},
+		{"Nullable(IntervalDay)", []any{nil, 3}},
+		{"Nullable(SimpleAggregateFunction(sum, Int64))", []any{nil, -1}},
+		{"Array(Nullable(Int32))", []any{[]any{nil, int32(math.MinInt32), int32(math.MaxInt32)}, []int32{}, nil}},
+		{"Array(Nullable(IPv4))", []any{[]any{nil, "10.0.0.1"}}},
+		{"Array(Bool)", []any{[]bool{true, false}, []any{1, 0}}},
+		{"Array(DateTime64(9))", []any{[]time.Time{time.Unix(-1, 1)}}},
+		{"Map(String, Array(Nullable(UInt64)))", []any{map[string]any{"a": []any{nil, uint64(math.MaxUint64)}}}},
+		{"Map(IPv4, Bool)", []any{map[string]bool{"1.2.3.4": true, "0.0.0.0": false}}},
+		{"Map(Date32, Nullable(Time64(6)))", []any{map[string]any{"1900-01-01": nil, "2299-12-31": "-999:59:59.999999"}}},
+		{"Tuple(Bool, IPv6, Date32, BFloat16)", []any{[]any{true, "::1", "2000-01-01", float32(2)}}},
+		{"LowCardinality(Bool)", []any{true, true, false}},
+		{"LowCardinality(BFloat16)", []any{float32(1), float32(math.NaN()), math.Copysign(0, -1), 0.0, float32(1)}},
+		{"LowCardinality(Date32)", []any{"1900-01-01", "1900-01-01", "2299-12-31"}},
+		{"LowCardinality(Nullable(IPv4))", []any{nil, "1.2.3.4", "1.2.3.4", "0.0.0.0"}},
+		{"LowCardinality(IPv6)", []any{"::1", "::1", "::"}},
+		{"LowCardinality(Int256)", []any{big1("-57896044618658097711785492504343953926634992332820282019728792003956564819968"), 1, 1, "1"}},
+		{"LowCardinality(UInt128)", []any{0, 0, uint64(math.MaxUint64)}},
+		{"LowCardinality(IntervalDay)", []any{1, 1, 2}},
+		{"LowCardinality(Time)", []any{"-1:00:00", "-1:00:00"}},
+		{"LowCardinality(Nullable(Date32))", []any{nil, "2000-01-01", nil}},
+		{"Array(LowCardinality(Nullable(IPv6)))", []any{[]any{nil, "::1", "::1"}, []any{}}},
 	}
 }
 

@@ -162,7 +162,8 @@ func (c *Wide[T]) Value(i int) any {
 // ScanType returns *big.Int.
 func (c *Wide[T]) ScanType() reflect.Type { return reflect.TypeFor[*big.Int]() }
 
-// AppendValue appends a T, a *big.Int, a decimal string or any Go integer that fits.
+// AppendValue appends a T, a *big.Int (or big.Int), another of Int128/UInt128/Int256/UInt256, a
+// decimal string or any Go integer that fits.
 func (c *Wide[T]) AppendValue(v any) error {
 	if x, ok := v.(T); ok {
 		c.data = append(c.data, x)
@@ -185,6 +186,14 @@ func (c *Wide[T]) AppendValue(v any) error {
 		b = t
 	case big.Int:
 		b = &t
+	case Int128:
+		b = t.Big()
+	case UInt128:
+		b = t.Big()
+	case Int256:
+		b = t.Big()
+	case UInt256:
+		b = t.Big()
 	case string:
 		var ok bool
 		if b, ok = new(big.Int).SetString(t, 10); !ok {
@@ -201,6 +210,19 @@ func (c *Wide[T]) AppendValue(v any) error {
 			return mismatch(c, v, "")
 		}
 	}
+	return c.appendBig(v, b)
+}
+
+// AppendBig appends b, which must fit the column's type; on error nothing is appended.
+func (c *Wide[T]) AppendBig(b *big.Int) error {
+	if b == nil {
+		return mismatch(c, b, "nil *big.Int")
+	}
+	return c.appendBig(b, b)
+}
+
+// appendBig appends b, naming v (the value as given) in an error.
+func (c *Wide[T]) appendBig(v any, b *big.Int) error {
 	var z T
 	var ok bool
 	switch any(z).(type) {
@@ -226,6 +248,15 @@ func (c *Wide[T]) AppendValue(v any) error {
 	}
 	c.data = append(c.data, z)
 	return nil
+}
+
+// appendRaw appends every value of src, a column of the same type, without converting them.
+func (c *Wide[T]) appendRaw(src Column) bool {
+	s, ok := src.(interface{ Values() []T })
+	if ok {
+		c.data = append(c.data, s.Values()...)
+	}
+	return ok
 }
 
 // AppendDefault appends zero.

@@ -1,0 +1,139 @@
+package columns
+
+import (
+	"math"
+	"reflect"
+	"strconv"
+	"time"
+)
+
+// pow10i64 holds 10^0 .. 10^9.
+var pow10i64 = [...]int64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9}
+
+// DateTime64 is a column of DateTime64(P) or DateTime64(P, 'tz'): ticks of 10^-P seconds since
+// 1970-01-01 00:00:00 UTC as Int64, P in 0..9. Values are borrowed as []int64; Append appends raw
+// ticks.
+type DateTime64 struct {
+	Fixed[int64]
+	prec int
+	tz   string
+	loc  *time.Location
+}
+
+// NewDateTime64 returns an empty DateTime64(precision[, tz]) column; tz "" means the type carries no
+// time zone (values are then shown in UTC unless the caller sets a location with SetLocation).
+func NewDateTime64(precision int, tz string) (*DateTime64, error) {
+	c := &DateTime64{prec: precision, tz: tz, loc: time.UTC}
+	if precision < 0 || precision > 9 {
+		return nil, &TypeMismatchError{Column: "DateTime64(" + strconv.Itoa(precision) + ")", GoType: "type", Reason: "precision must be 0..9"}
+	}
+	if tz != "" {
+		loc, err := time.LoadLocation(tz)
+		if err != nil {
+			return nil, &TypeMismatchError{Column: c.Type(), GoType: "time zone", Reason: err.Error()}
+		}
+		c.loc = loc
+	}
+	c.name = c.Type()
+	return c, nil
+}
+
+// Type returns "DateTime64(P)" or "DateTime64(P, 'tz')".
+func (c *DateTime64) Type() string {
+	if c.tz == "" {
+		return "DateTime64(" + strconv.Itoa(c.prec) + ")"
+	}
+	return "DateTime64(" + strconv.Itoa(c.prec) + ", " + quoteString(c.tz) + ")"
+}
+
+// Precision returns P: a tick is 10^-P seconds.
+func (c *DateTime64) Precision() int { return c.prec }
+
+// Location returns the location values are returned in.
+func (c *DateTime64) Location() *time.Location { return c.loc }
+
+// SetLocation sets the location of returned times for a DateTime64 without its own time zone (the
+// driver uses the server's time zone).
+func (c *DateTime64) SetLocation(loc *time.Location) {
+	if c.tz == "" && loc != nil {
+		c.loc = loc
+	}
+}
+
+// ticksTime converts ticks of 10^-prec seconds to a time.Time (floor division, so negative ticks
+// before 1970 are exact).
+func ticksTime(ticks int64, prec int) time.Time {
+	div := pow10i64[prec]
+	sec, frac := ticks/div, ticks%div
+	if frac < 0 {
+		sec--
+		frac += div
+	}
+	return time.Unix(sec, frac*pow10i64[9-prec])
+}
+
+// timeTicks converts t to ticks of 10^-prec seconds, truncating toward the past, and reports
+// whether they fit in an Int64.
+func timeTicks(t time.Time, prec int) (int64, bool) {
+	mul := pow10i64[prec]
+	sec := t.Unix()
+	frac := int64(t.Nanosecond()) / pow10i64[9-prec] // 0 <= frac < mul
+	if sec > (math.MaxInt64-frac)/mul || sec < math.MinInt64/mul {
+		return 0, false
+	}
+	return sec*mul + frac, true
+}
+
+// Time returns row i in the column's location.
+func (c *DateTime64) Time(i int) time.Time { return ticksTime(c.data[i], c.prec).In(c.loc) }
+
+// Value returns row i as a time.Time in the column's location.
+func (c *DateTime64) Value(i int) any { return c.Time(i) }
+
+func (c *DateTime64) sliceValue(lo, hi int) any {
+	out := make([]time.Time, hi-lo)
+	for j := range out {
+		out[j] = c.Time(lo + j)
+	}
+	return out
+}
+
+// ScanType returns time.Time.
+func (c *DateTime64) ScanType() reflect.Type { return reflect.TypeFor[time.Time]() }
+
+// AppendTime appends t as whole ticks (sub-tick nanoseconds are truncated toward the past).
+func (c *DateTime64) AppendTime(t time.Time) error {
+	x, ok := timeTicks(t, c.prec)
+	if !ok {
+		return mismatch(c, t, "time out of range")
+	}
+	c.data = append(c.data, x)
+	return nil
+}
+
+// AppendValue appends a time.Time, a time string (RFC 3339, "2006-01-02 15:04:05[.fffffffff]" or
+// "2006-01-02", in the column's location when it has no offset), or an integer number of ticks.
+func (c *DateTime64) AppendValue(v any) error {
+	if t, ok := v.(time.Time); ok {
+		return c.AppendTime(t)
+	}
+	x, isNil, err := deref(v)
+	if err != nil {
+		return err
+	}
+	if isNil {
+		return mismatch(c, nil, "NULL in a non-Nullable column")
+	}
+	switch t := x.(type) {
+	case time.Time:
+		return c.AppendTime(t)
+	case string:
+		for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999", "2006-01-02"} {
+			if p, err := time.ParseInLocation(layout, t, c.loc); err == nil {
+				return c.AppendTime(p)
+			}
+		}
+		return mismatch(c, v, "not a time")
+	}
+	return c.Fixed.AppendValue(x)
+}

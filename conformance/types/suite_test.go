@@ -1,0 +1,96 @@
+package types
+
+import (
+	"database/sql"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chnative/chnative/conformance/chdb"
+	"github.com/chnative/chnative/internal/testenv"
+)
+
+var update = flag.Bool("update", false, "rewrite conformance/TYPES.md")
+
+// typesMD is conformance/TYPES.md, relative to this package.
+var typesMD = filepath.Join("..", "TYPES.md")
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if err := chdb.CloseShared(); err != nil {
+		println("chdb: CloseShared:", err.Error())
+	}
+	os.Exit(code)
+}
+
+// TestTypes runs every case against chDB and the test server, writes or checks TYPES.md, and
+// fails if any check of any type fails.
+func TestTypes(t *testing.T) {
+	eng := chdb.ForTest(t)
+	rep := &Report{Engine: version(t, eng)}
+	db := openServer(t)
+	if db != nil {
+		if err := db.QueryRow("SELECT version()").Scan(&rep.Server); err != nil {
+			t.Fatalf("server version: %v", err)
+		}
+	}
+	dir := t.TempDir()
+	for i, k := range AllCases() {
+		t.Run(k.Type, func(t *testing.T) {
+			r := Run(eng, k, dir)
+			RunServer(db, r, "conformance_types_"+itoa(i))
+			rep.Results = append(rep.Results, r)
+			for _, f := range (&Report{Results: []*Result{r}}).Failures() {
+				t.Error(f)
+			}
+		})
+	}
+
+	md := rep.Markdown()
+	switch {
+	case *update || os.Getenv("CHNATIVE_WRITE_TYPES_MD") == "1":
+		if db == nil {
+			t.Fatalf("cannot write %s without the server (CHNATIVE_DSN)", typesMD)
+		}
+		if err := os.WriteFile(typesMD, []byte(md), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s", typesMD)
+	case db == nil:
+		t.Logf("no server: %s not compared", typesMD)
+	default:
+		old, err := os.ReadFile(typesMD)
+		switch {
+		case err != nil:
+			t.Errorf("%v; generate it: %s", err, RegenerateCommand)
+		case string(old) != md:
+			t.Errorf("%s is stale; regenerate: %s", typesMD, RegenerateCommand)
+		}
+	}
+	if f := rep.Failures(); len(f) > 0 {
+		t.Errorf("%d checks fail:\n%s", len(f), strings.Join(f, "\n"))
+	}
+}
+
+func version(t *testing.T, e *chdb.Engine) string {
+	out, err := e.Query("SELECT version()", "TabSeparated")
+	if err != nil {
+		t.Fatalf("chDB version: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// openServer returns the test server, or nil outside CI when CHNATIVE_DSN is not set.
+func openServer(t *testing.T) *sql.DB {
+	if os.Getenv(testenv.EnvDSN) == "" && !testenv.CI() {
+		return nil
+	}
+	db, err := sql.Open("chnative", testenv.DSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
