@@ -472,19 +472,10 @@ func quotedText(v any, depth int) (string, error) {
 		sb.WriteByte(']')
 		return sb.String(), nil
 	case reflect.Map:
-		lits := make([][2]string, 0, rv.Len())
-		for _, k := range rv.MapKeys() {
-			ks, err := quotedText(k.Interface(), depth+1)
-			if err != nil {
-				return "", err
-			}
-			vs, err := quotedText(rv.MapIndex(k).Interface(), depth+1)
-			if err != nil {
-				return "", err
-			}
-			lits = append(lits, [2]string{ks, vs})
+		lits, err := mapEntries(rv, depth, quotedText)
+		if err != nil {
+			return "", err
 		}
-		sort.Slice(lits, func(a, b int) bool { return lits[a][0] < lits[b][0] })
 		var sb strings.Builder
 		sb.WriteByte('{')
 		for i, kv := range lits {
@@ -676,20 +667,10 @@ func formatLiteral(v any, depth int) (string, error) {
 		sb.WriteByte(']')
 		return sb.String(), nil
 	case reflect.Map:
-		keys := rv.MapKeys()
-		lits := make([][2]string, 0, len(keys))
-		for _, k := range keys {
-			ks, err := formatLiteral(k.Interface(), depth+1)
-			if err != nil {
-				return "", err
-			}
-			vs, err := formatLiteral(rv.MapIndex(k).Interface(), depth+1)
-			if err != nil {
-				return "", err
-			}
-			lits = append(lits, [2]string{ks, vs})
+		lits, err := mapEntries(rv, depth, formatLiteral)
+		if err != nil {
+			return "", err
 		}
-		sort.Slice(lits, func(a, b int) bool { return lits[a][0] < lits[b][0] })
 		var sb strings.Builder
 		sb.WriteString("map(")
 		for i, kv := range lits {
@@ -823,4 +804,23 @@ func quoteLiteral(s string) string {
 	}
 	b.WriteByte('\'')
 	return b.String()
+}
+
+// mapEntries renders the keys and values of the map rv with format, sorted by key text.
+func mapEntries(rv reflect.Value, depth int, format func(any, int) (string, error)) ([][2]string, error) {
+	keys := rv.MapKeys()
+	lits := make([][2]string, 0, len(keys))
+	for _, k := range keys {
+		ks, err := format(k.Interface(), depth+1)
+		if err != nil {
+			return nil, err
+		}
+		vs, err := format(rv.MapIndex(k).Interface(), depth+1)
+		if err != nil {
+			return nil, err
+		}
+		lits = append(lits, [2]string{ks, vs})
+	}
+	sort.Slice(lits, func(a, b int) bool { return lits[a][0] < lits[b][0] })
+	return lits, nil
 }

@@ -7,14 +7,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/chnative/chnative/columns"
 	"github.com/chnative/chnative/dsn"
+	"github.com/chnative/chnative/internal/connprobe"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -45,8 +48,10 @@ type conn struct {
 	bad    bool         // the stream is out of sync or broken: never reuse
 	busy   bool         // a result set or insert is open
 	insert *insertState // the open insert, if any
-	closed bool
-	inTx   bool
+	// insertReuse is the block of the last insert, whose columns the next insert reuses.
+	insertReuse *nativeproto.Block
+	closed      bool
+	inTx        bool
 
 	// pingEndsTables: the server reads the external tables of a query lazily, after parsing it,
 	// so a query that fails to parse leaves an empty Data block unread. Such servers get a Ping
@@ -54,6 +59,14 @@ type conn struct {
 	// parse fails; pendingPong tracks its Pong.
 	pingEndsTables bool
 	pendingPong    bool
+
+	// Context watching (see watch): fired is set by the watcher when the context ends;
+	// ctxDeadline bounds socket deadlines while a context is watched.
+	fired       atomic.Bool
+	ctxDeadline time.Time
+
+	cur *queryOptions // options of the running query (callbacks), nil if none
+	log *slog.Logger  // from the Connector; nil logs nothing
 
 	hostname, osUser string
 }
@@ -68,6 +81,10 @@ func newConn(cfg *dsn.Config, nc net.Conn, addr string) *conn {
 	}
 	return c
 }
+
+// Format prints only the address, for every verb (see Connector.Format): the connection holds
+// the configuration, password included.
+func (c *conn) Format(f fmt.State, verb rune) { _, _ = fmt.Fprintf(f, "chnative.conn(%s)", c.addr) }
 
 func (c *conn) clientName() string {
 	if c.cfg.ClientName != "" {
@@ -156,27 +173,67 @@ func (c *conn) ServerInfo() ServerInfo {
 // Location returns the server's time zone.
 func (c *conn) Location() *time.Location { return c.loc }
 
+// insertBlockSize is the number of rows per block of the insert being opened: WithBlockSize of
+// its context, else the DSN's max_block_size.
+func (c *conn) insertBlockSize() int {
+	if c.cur != nil && c.cur.blockSize > 0 {
+		return c.cur.blockSize
+	}
+	return c.cfg.MaxBlockSize
+}
+
 // watch arranges for blocked socket calls to fail when ctx is done. The returned function stops
 // watching and reports whether ctx fired.
 func (c *conn) watch(ctx context.Context) func() bool {
 	if ctx.Done() == nil {
 		return func() bool { return false }
 	}
-	if dl, ok := ctx.Deadline(); ok {
-		_ = c.nc.SetDeadline(dl)
-	}
-	stop := context.AfterFunc(ctx, func() { _ = c.nc.SetDeadline(time.Unix(1, 0)) })
+	c.ctxDeadline, _ = ctx.Deadline()
+	c.fired.Store(false)
+	done := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		c.fired.Store(true)
+		_ = c.nc.SetDeadline(aLongTimeAgo)
+		close(done)
+	})
 	return func() bool {
 		fired := !stop()
+		if fired {
+			<-done // the callback's SetDeadline must not land after the reset below
+		}
+		c.ctxDeadline = time.Time{}
+		c.fired.Store(false)
 		_ = c.nc.SetDeadline(time.Time{})
 		return fired
 	}
 }
 
-// setReadDeadline applies the configured read timeout to the next read.
-func (c *conn) readDeadline() {
+// aLongTimeAgo is a deadline in the past: it makes blocked socket calls return at once.
+var aLongTimeAgo = time.Unix(1, 0)
+
+// deadline returns the deadline for the next socket call: the configured read timeout, bounded
+// by the deadline of the watched context.
+func (c *conn) deadline() time.Time {
+	var d time.Time
 	if c.cfg.ReadTimeout > 0 {
-		_ = c.nc.SetReadDeadline(time.Now().Add(c.cfg.ReadTimeout))
+		d = time.Now().Add(c.cfg.ReadTimeout)
+	}
+	if !c.ctxDeadline.IsZero() && (d.IsZero() || c.ctxDeadline.Before(d)) {
+		d = c.ctxDeadline
+	}
+	return d
+}
+
+// readDeadline applies the read timeout (and the context's deadline) to the next read. When the
+// watched context has already fired, the deadline stays in the past; the check after setting
+// closes the race with the watcher's callback.
+func (c *conn) readDeadline() {
+	if c.fired.Load() {
+		return
+	}
+	_ = c.nc.SetReadDeadline(c.deadline())
+	if c.fired.Load() {
+		_ = c.nc.SetReadDeadline(aLongTimeAgo)
 	}
 }
 
@@ -186,13 +243,6 @@ func newQueryID() string {
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return columns.FormatUUID(b)
-}
-
-// queryOptions are the per-query settings and parameters.
-type queryOptions struct {
-	id         string
-	settings   map[string]string
-	parameters map[string]string
 }
 
 // sendQuery writes a Query packet and the empty Data block that ends the external tables.
@@ -231,7 +281,15 @@ func (c *conn) sendQuery(body string, opts *queryOptions) (string, error) {
 		for k, v := range opts.settings {
 			settings[k] = v
 		}
+		if opts.hasQuotaKey {
+			q.ClientInfo.QuotaKey = opts.quotaKey
+		}
+		opts.applyOptions(settings, body)
+		if err := opts.renderParameters(body, c.rev); err != nil {
+			return id, err
+		}
 	}
+	c.cur = opts
 	if c.comp != nil {
 		if c.comp.Method() == nativeproto.MethodZSTD {
 			settings["network_compression_method"] = "zstd"
@@ -267,6 +325,14 @@ func (c *conn) sendQuery(body string, opts *queryOptions) (string, error) {
 	} else {
 		c.pw.SetCompressor(nil)
 	}
+	if opts != nil {
+		for _, t := range opts.external {
+			if err := c.pw.WriteData(t.name, t.block); err != nil {
+				c.pw.Reset()
+				return id, fmt.Errorf("chnative: external table %s: %w", t.name, err)
+			}
+		}
+	}
 	if c.pingEndsTables {
 		c.pw.WritePing()
 		c.pendingPong = true
@@ -279,10 +345,13 @@ func (c *conn) sendQuery(body string, opts *queryOptions) (string, error) {
 	return id, nil
 }
 
-// flush sends pending packets.
+// flush sends pending packets, bounded like reads.
 func (c *conn) flush() error {
-	if c.cfg.ReadTimeout > 0 {
-		_ = c.nc.SetWriteDeadline(time.Now().Add(c.cfg.ReadTimeout))
+	if !c.fired.Load() {
+		_ = c.nc.SetWriteDeadline(c.deadline())
+		if c.fired.Load() {
+			_ = c.nc.SetWriteDeadline(aLongTimeAgo)
+		}
 	}
 	return c.pw.Flush(c.nc)
 }
@@ -354,11 +423,46 @@ func (c *conn) recv(reuse *nativeproto.Block) (event, error) {
 			nativeproto.ServerCodeReadTaskRequest:
 			return event{}, &nativeproto.UnexpectedPacketError{Code: code, Want: "a query result"}
 		default:
-			if err := c.pr.SkipPacket(code); err != nil {
+			if err := c.info(code); err != nil {
 				return event{}, err
 			}
 		}
 	}
+}
+
+// info reads a packet that is not part of the result: Progress, ProfileInfo, Log and
+// ProfileEvents go to the query's callbacks, when it has them; the rest is skipped.
+func (c *conn) info(code nativeproto.ServerCode) error {
+	o := c.cur
+	switch {
+	case o == nil:
+	case code == nativeproto.ServerCodeProgress && o.progress != nil:
+		p, err := c.pr.ReadProgress()
+		if err == nil {
+			o.onProgress(p)
+		}
+		return err
+	case code == nativeproto.ServerCodeProfileInfo && o.profileInfo != nil:
+		p, err := c.pr.ReadProfileInfo()
+		if err == nil {
+			o.profileInfo(ProfileInfo{Rows: p.Rows, Blocks: p.Blocks, Bytes: p.Bytes, AppliedLimit: p.AppliedLimit,
+				RowsBeforeLimit: p.RowsBeforeLimit, CalculatedRowsBeforeLimit: p.CalculatedRowsBeforeLimit})
+		}
+		return err
+	case code == nativeproto.ServerCodeLog && o.logs != nil:
+		_, b, err := c.pr.ReadLogBlock(nil)
+		if err == nil {
+			decodeLogs(b, o.logs)
+		}
+		return err
+	case code == nativeproto.ServerCodeProfileEvents && o.profileEvents != nil:
+		_, b, err := c.pr.ReadLogBlock(nil)
+		if err == nil && b.Rows() > 0 {
+			o.profileEvents(decodeProfileEvents(b))
+		}
+		return err
+	}
+	return c.pr.SkipPacket(code)
 }
 
 // revEagerExternalTables is the server revision from which chnative ends a query's external
@@ -381,7 +485,7 @@ func (c *conn) awaitPong() error {
 			return nil
 		case nativeproto.ServerCodeProgress, nativeproto.ServerCodeProfileInfo, nativeproto.ServerCodeLog,
 			nativeproto.ServerCodeProfileEvents:
-			if err := c.pr.SkipPacket(code); err != nil {
+			if err := c.info(code); err != nil {
 				return err
 			}
 		default:
@@ -398,15 +502,22 @@ func (c *conn) fail(ctx context.Context, fired bool, err error) error {
 	if errors.As(err, &ex) {
 		return err
 	}
-	if fired || ctx.Err() != nil {
+	// The socket deadline may expire a moment before the context's own timer: a timeout at or
+	// after the context's deadline is the context's.
+	dl, hasDL := ctx.Deadline()
+	var ne net.Error
+	pastDeadline := hasDL && !time.Now().Before(dl) && errors.As(err, &ne) && ne.Timeout()
+	if fired || ctx.Err() != nil || pastDeadline {
 		c.cancelAndDrain()
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if pastDeadline {
+			return context.DeadlineExceeded
+		}
 		return context.Canceled
 	}
 	c.markBad()
-	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
 		return &ProtocolError{Op: "read", Err: err}
 	}
@@ -457,7 +568,7 @@ func (c *conn) cancelAndDrain() {
 				return
 			}
 		default:
-			if err := c.pr.SkipPacket(code); err != nil {
+			if err := c.info(code); err != nil { // progress, logs: still to the callbacks
 				c.markBad()
 				return
 			}
@@ -465,7 +576,25 @@ func (c *conn) cancelAndDrain() {
 	}
 }
 
+// packetWithin reports whether a packet starts arriving within d, consuming nothing: a timeout
+// while waiting for the first byte leaves the stream in step.
+func (c *conn) packetWithin(d time.Duration) bool {
+	if c.bad {
+		return false
+	}
+	if c.pr.Buffered() > 0 {
+		return true
+	}
+	_ = c.nc.SetReadDeadline(time.Now().Add(d))
+	_, err := c.pr.Reader().Peek(1)
+	_ = c.nc.SetReadDeadline(time.Time{})
+	return err == nil
+}
+
 func (c *conn) markBad() {
+	if c.log != nil && !c.bad {
+		c.log.Debug("chnative: connection broken, closing it", slog.String("addr", c.addr))
+	}
 	c.bad = true
 	_ = c.nc.Close()
 }
@@ -534,6 +663,9 @@ func (c *conn) Close() error {
 		return nil
 	}
 	c.closed = true
+	if c.log != nil {
+		c.log.Debug("chnative: closing connection", slog.String("addr", c.addr), slog.Bool("broken", c.bad))
+	}
 	return c.nc.Close()
 }
 
@@ -548,7 +680,25 @@ func (c *conn) ResetSession(ctx context.Context) error {
 	if c.busy || c.bad {
 		return driver.ErrBadConn
 	}
+	if !c.idleAndInSync() {
+		c.markBad()
+		return driver.ErrBadConn // nothing was sent on it: database/sql retries on another
+	}
 	return nil
+}
+
+// idleAndInSync reports whether a pooled connection is still open and has nothing unread: a
+// server restart or idle timeout closes it while it sits in the pool, and the next query would
+// otherwise be written into a dead socket and fail instead of being retried.
+func (c *conn) idleAndInSync() bool {
+	if c.pr.Buffered() > 0 {
+		return false
+	}
+	switch connprobe.Probe(c.nc) {
+	case connprobe.Closed, connprobe.Unexpected:
+		return false
+	}
+	return true
 }
 
 // IsValid reports whether the connection may go back to the pool.

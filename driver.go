@@ -37,6 +37,8 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net"
 	"sync/atomic"
@@ -80,10 +82,14 @@ func (d *Driver) OpenConnector(name string) (driver.Connector, error) {
 type Connector struct {
 	cfg  *dsn.Config
 	next atomic.Uint64 // round robin position
-	// TLS, when set, is used for secure connections instead of one built from the DSN.
+	// TLS, when set, is used for secure connections instead of one built from the DSN; an empty
+	// ServerName is filled with the host being dialed.
 	TLS *tls.Config
 	// Dialer dials the TCP connection; nil uses a net.Dialer with the DSN's dial timeout.
 	Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Logger, when set, gets connects, failovers, closes and broken connections at debug level
+	// (addresses, server versions and errors; never passwords).
+	Logger *slog.Logger
 }
 
 // NewConnector returns a Connector for cfg (which it copies).
@@ -100,6 +106,17 @@ func NewConnector(cfg *dsn.Config) (driver.Connector, error) {
 
 // Driver returns the chnative Driver.
 func (c *Connector) Driver() driver.Driver { return &Driver{} }
+
+// Format prints the connector as its configuration's String, with the password redacted, for
+// every verb: fmt's default printing of the struct would show the unexported config in full
+// (%s and %q print a field they cannot format with %v, password included).
+func (c *Connector) Format(f fmt.State, verb rune) {
+	if c == nil || c.cfg == nil {
+		_, _ = io.WriteString(f, "chnative.Connector(<nil>)")
+		return
+	}
+	_, _ = fmt.Fprintf(f, "chnative.Connector(%q)", c.cfg.String())
+}
 
 // Config returns a copy of the connector's configuration.
 func (c *Connector) Config() *dsn.Config { return c.cfg.Clone() }
@@ -123,7 +140,15 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 		addr := addrs[(start+i)%len(addrs)]
 		cn, err := c.dial(ctx, addr)
 		if err == nil {
+			if c.Logger != nil {
+				cn.log = c.Logger
+				c.Logger.Debug("chnative: connected", slog.String("addr", addr),
+					slog.String("server", cn.ServerInfo().Version()), slog.Uint64("revision", uint64(cn.rev)))
+			}
 			return cn, nil
+		}
+		if c.Logger != nil {
+			c.Logger.Debug("chnative: connect failed", slog.String("addr", addr), slog.Any("error", err))
 		}
 		var ex *Exception
 		if errors.As(err, &ex) {
@@ -157,9 +182,14 @@ func (c *Connector) dial(ctx context.Context, addr string) (*conn, error) {
 	}
 	if c.cfg.Secure {
 		tc := c.TLS
+		host, _, _ := net.SplitHostPort(addr)
 		if tc == nil {
-			host, _, _ := net.SplitHostPort(addr)
 			tc = &tls.Config{ServerName: host, InsecureSkipVerify: c.cfg.SkipVerify} //nolint:gosec // the caller asked for skip_verify
+		} else if tc.ServerName == "" && !tc.InsecureSkipVerify {
+			// Verify each host under its own name, as when no TLS config is given (crypto/tls
+			// refuses a config with neither).
+			tc = tc.Clone()
+			tc.ServerName = host
 		}
 		tlsConn := tls.Client(nc, tc)
 		if err := tlsConn.HandshakeContext(dctx); err != nil {
@@ -172,7 +202,7 @@ func (c *Connector) dial(ctx context.Context, addr string) (*conn, error) {
 	if dl, ok := dctx.Deadline(); ok {
 		_ = nc.SetDeadline(dl)
 	}
-	stop := context.AfterFunc(dctx, func() { _ = nc.SetDeadline(time.Unix(1, 0)) })
+	stop := context.AfterFunc(dctx, func() { _ = nc.SetDeadline(aLongTimeAgo) })
 	err = cn.handshake()
 	stop()
 	_ = nc.SetDeadline(time.Time{})

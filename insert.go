@@ -58,7 +58,9 @@ func (c *conn) openInsert(ctx context.Context, query string) (*insertState, erro
 	}
 	c.busy = true
 	for {
-		ev, err := c.recv(nil)
+		// The columns of the previous insert on this connection are reused when the table
+		// header has the same types: appends then start with the capacity they reached.
+		ev, err := c.recv(c.insertReuse)
 		if err != nil {
 			c.busy = false
 			return nil, c.fail(ctx, stop(), err)
@@ -71,11 +73,12 @@ func (c *conn) openInsert(ctx context.Context, query string) (*insertState, erro
 				c.busy = false
 				return nil, fmt.Errorf("chnative: the server sent no columns for %q: name the columns or use VALUES", query)
 			}
-			ins := &insertState{c: c, query: query, block: ev.block, maxRows: c.cfg.MaxBlockSize}
+			ins := &insertState{c: c, query: query, block: ev.block, maxRows: c.insertBlockSize()}
 			if ins.maxRows <= 0 {
 				ins.maxRows = 1_000_000
 			}
 			c.insert = ins
+			c.insertReuse = ev.block
 			return ins, nil
 		case nativeproto.ServerCodeEndOfStream:
 			stop()

@@ -3,6 +3,7 @@ package chnative
 import (
 	"context"
 	"database/sql/driver"
+	"strconv"
 	"strings"
 
 	"github.com/chnative/chnative/nativeproto"
@@ -61,17 +62,24 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 		case len(args) > 0 && !hasPlaceholders(query):
 			return c.insertRows(ctx, query, [][]driver.NamedValue{args})
 		case hasValues && len(args) > 0:
-			if tuples, width, ok := placeholderRows(tail); ok && tuples*width == len(args) {
-				// INSERT ... VALUES (?, ?), (?, ?): the arguments go through the native insert.
-				rowsArgs := make([][]driver.NamedValue, tuples)
-				for i := range rowsArgs {
-					rowsArgs[i] = args[i*width : (i+1)*width]
-				}
+			if rowsArgs, ok := splitInsertArgs(tail, args); ok {
+				// INSERT ... VALUES (?, ?), (?, ?) or ($1, $2): the arguments go through the
+				// native insert.
 				return c.insertRows(ctx, query, rowsArgs)
 			}
 		}
 		if hasValues && strings.TrimSpace(strings.TrimRight(tail, "; \t\r\n")) != "" && c.pingEndsTables {
-			return nil, &UnsupportedError{Msg: "this server ignores data written in the text of an INSERT sent over the native protocol; pass the values as arguments (INSERT ... VALUES (?, ?)) or use a prepared insert"}
+			// This server ignores data written in the text of an INSERT sent over the native
+			// protocol: send INSERT ... SELECT row UNION ALL SELECT row instead.
+			body, opts, err := bindQuery(query, args, c.rev)
+			if err != nil {
+				return nil, err
+			}
+			sel, ok := valuesAsSelect(body)
+			if !ok {
+				return nil, &UnsupportedError{Msg: "this server ignores data written in the text of an INSERT sent over the native protocol; pass the values as arguments (INSERT ... VALUES (?, ?)) or use a prepared insert"}
+			}
+			return c.exec(ctx, sel, sel, opts, args)
 		}
 	}
 	body, opts, err := bindQuery(query, args, c.rev)
@@ -121,7 +129,7 @@ func (c *conn) exec(ctx context.Context, query, body string, opts *queryOptions,
 		}
 		return nil, driver.ErrBadConn
 	}
-	insert := isInsert(query)
+	insert := insertWantsData(query)
 	var written int64
 	var scratch *nativeproto.Block
 	for {
@@ -135,7 +143,7 @@ func (c *conn) exec(ctx context.Context, query, body string, opts *queryOptions,
 			return driver.RowsAffected(written), nil
 		case nativeproto.ServerCodeData:
 			scratch = ev.block
-			if insert && ev.block.Rows() == 0 {
+			if insert && ev.block.Rows() == 0 && ev.block.NumColumns() > 0 {
 				// The server sent the table header and waits for data: there is none beyond the
 				// query text.
 				if err := c.pw.WriteEmptyData(); err != nil {
@@ -150,4 +158,114 @@ func (c *conn) exec(ctx context.Context, query, body string, opts *queryOptions,
 			}
 		}
 	}
+}
+
+// dollarRows parses a VALUES tail made only of tuples of $N placeholders, "($1, $2), ($3, $4)",
+// and returns each tuple's argument numbers. Every argument (1..nargs) must be used.
+func dollarRows(tail string, nargs int) ([][]int, bool) {
+	s := strings.TrimRight(strings.TrimSpace(tail), "; \t\r\n")
+	var out [][]int
+	used := make([]bool, nargs+1)
+	for len(s) > 0 {
+		if s[0] != '(' {
+			return nil, false
+		}
+		end := strings.IndexByte(s, ')')
+		if end < 0 {
+			return nil, false
+		}
+		parts := strings.Split(s[1:end], ",")
+		if len(out) > 0 && len(parts) != len(out[0]) {
+			return nil, false
+		}
+		tuple := make([]int, len(parts))
+		for i, p := range parts {
+			p = strings.TrimSpace(p)
+			n, err := strconv.Atoi(strings.TrimPrefix(p, "$"))
+			if !strings.HasPrefix(p, "$") || err != nil || n < 1 || n > nargs {
+				return nil, false
+			}
+			tuple[i] = n
+			used[n] = true
+		}
+		out = append(out, tuple)
+		s = strings.TrimSpace(s[end+1:])
+		if s == "" {
+			break
+		}
+		if s[0] != ',' {
+			return nil, false
+		}
+		s = strings.TrimSpace(s[1:])
+	}
+	for n := 1; n <= nargs; n++ {
+		if !used[n] {
+			return nil, false
+		}
+	}
+	return out, len(out) > 0
+}
+
+// valuesAsSelect rewrites "INSERT INTO t [(cols)] VALUES (a, b), (c, d)" as
+// "INSERT INTO t [(cols)] SELECT a, b UNION ALL SELECT c, d" (for servers that ignore the data
+// in the text of a native INSERT; the server casts each column to the table's type).
+func valuesAsSelect(query string) (string, bool) {
+	tail, ok := insertValuesData(query)
+	if !ok {
+		return "", false
+	}
+	head := strings.TrimRight(query[:len(query)-len(tail)-len("VALUES")], " \t\r\n")
+	var b strings.Builder
+	b.WriteString(head)
+	s := strings.TrimRight(tail, "; \t\r\n")
+	i, n := 0, 0
+	for {
+		for i < len(s) && strings.IndexByte(" \t\r\n", s[i]) >= 0 {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
+		if n > 0 {
+			if s[i] != ',' {
+				return "", false
+			}
+			i++
+			for i < len(s) && strings.IndexByte(" \t\r\n", s[i]) >= 0 {
+				i++
+			}
+		}
+		if i == len(s) || s[i] != '(' {
+			return "", false
+		}
+		start, depth := i+1, 0
+		for ; i < len(s); i++ {
+			switch ch := s[i]; ch {
+			case '\'', '"', '`':
+				i = skipQuoted(s, i) - 1
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				depth--
+			case '-', '/', '#':
+				if strings.HasPrefix(s[i:], "--") || strings.HasPrefix(s[i:], "/*") || ch == '#' {
+					return "", false // comments inside the data: leave it to the server
+				}
+			}
+			if depth == 0 {
+				break
+			}
+		}
+		if i == len(s) {
+			return "", false
+		}
+		if n > 0 {
+			b.WriteString(" UNION ALL")
+		}
+		b.WriteString(" SELECT ")
+		b.WriteString(s[start:i])
+		i++
+		n++
+	}
+	return b.String(), n > 0
 }

@@ -29,6 +29,8 @@ type rows struct {
 	err    error
 
 	totals, extremes *nativeproto.Block
+
+	box boxer // values boxed a window at a time for Next
 }
 
 // readHeader reads up to the first Data block, which names the result's columns.
@@ -71,6 +73,7 @@ func (r *rows) keep(ev event) {
 
 // prepare sets per-block column properties (the server time zone of zone-less DateTime).
 func (r *rows) prepare(b *nativeproto.Block) {
+	r.box.reset()
 	for i := 0; i < b.NumColumns(); i++ {
 		setLocation(b.Column(i), r.c.loc)
 	}
@@ -106,10 +109,8 @@ func (r *rows) Next(dest []driver.Value) error {
 	if err := r.advance(); err != nil {
 		return err
 	}
-	b, row := r.block, r.cur
-	for i := range dest {
-		dest[i] = driverValue(b.Column(i).Value(row))
-	}
+	b := r.block
+	r.box.row(dest, b.Column, b.Rows(), r.cur)
 	return nil
 }
 
@@ -169,14 +170,45 @@ func (r *rows) Close() error {
 	if r.done {
 		return nil
 	}
-	r.done = true
 	if r.stop != nil {
 		r.stop()
+		r.stop = nil
 	}
+	// A short result (QueryRow, LIMIT 1) has usually arrived in full by now: reading its end
+	// costs less than the Cancel round trip. Read on while packets keep coming promptly and
+	// little data is left; otherwise cancel.
+	seen := 0
+	for seen <= closeReadAheadRows && r.c.packetWithin(closeGrace) {
+		ev, err := r.c.recv(r.block)
+		if err != nil {
+			_ = r.finish(err)
+			return nil
+		}
+		switch ev.code {
+		case nativeproto.ServerCodeEndOfStream:
+			_ = r.finish(nil)
+			return nil
+		case nativeproto.ServerCodeData:
+			seen += ev.block.Rows()
+			if ev.block.NumColumns() == len(r.names) {
+				r.block = ev.block
+			}
+		default:
+			r.keep(ev)
+		}
+	}
+	r.done = true
 	r.c.cancelAndDrain()
 	r.c.busy = false
 	return nil
 }
+
+// Close reads at most this many further rows, and waits at most closeGrace for each packet,
+// before it cancels the query instead.
+const (
+	closeReadAheadRows = 1 << 16
+	closeGrace         = 2 * time.Millisecond
+)
 
 // HasNextResultSet reports whether Totals or Extremes follow.
 func (r *rows) HasNextResultSet() bool {
@@ -296,23 +328,5 @@ func (r *rows) ColumnTypeLength(i int) (length int64, ok bool) {
 	return 0, false
 }
 
-// setLocation gives zone-less DateTime columns, at any depth, the server's time zone.
-func setLocation(c columns.Column, loc *time.Location) {
-	switch x := c.(type) {
-	case *columns.DateTime:
-		x.SetLocation(loc)
-	case *columns.Nullable:
-		setLocation(x.Inner(), loc)
-	case *columns.Array:
-		setLocation(x.Elem(), loc)
-	case *columns.LowCardinality:
-		setLocation(x.Dictionary(), loc)
-	case *columns.Map:
-		setLocation(x.Keys(), loc)
-		setLocation(x.Values(), loc)
-	case *columns.Tuple:
-		for j := 0; j < x.Len(); j++ {
-			setLocation(x.Elem(j), loc)
-		}
-	}
-}
+// setLocation gives zone-less DateTime and DateTime64 columns, at any depth, the server's time zone.
+func setLocation(c columns.Column, loc *time.Location) { columns.SetLocation(c, loc) }

@@ -3,7 +3,7 @@ package chnative
 import (
 	"context"
 	"database/sql/driver"
-	"errors"
+	"strings"
 )
 
 // stmt is a prepared statement. SELECT and DDL statements keep their text and run on Query/Exec.
@@ -85,18 +85,32 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 		}
 		s.ins = ins
 	}
-	vals := make([]any, len(args))
-	for i, a := range args {
-		vals[i] = a.Value
+	// VALUES (?, ?), (?, ?) or ($2, $1) decide which argument goes to which column and row;
+	// without a VALUES list the arguments are one row in column order.
+	rowsArgs := [][]driver.NamedValue{args}
+	if tail, ok := insertValuesData(s.query); ok && strings.TrimSpace(tail) != "" {
+		if split, ok := splitInsertArgs(tail, args); ok {
+			rowsArgs = split
+		}
 	}
-	if err := s.ins.append(vals); err != nil {
-		var ce *ColumnError
-		if errors.As(err, &ce) {
+	vals := make([]any, 0, len(args))
+	start, sent := s.ins.block.Rows(), s.ins.sent
+	for _, row := range rowsArgs {
+		vals = vals[:0]
+		for _, a := range row {
+			vals = append(vals, a.Value)
+		}
+		if err := s.ins.append(vals); err != nil {
+			if s.ins.sent == sent {
+				// The Exec fails whole: drop the rows of its earlier tuples too.
+				for i := 0; i < s.ins.block.NumColumns(); i++ {
+					s.ins.block.Column(i).Truncate(start)
+				}
+			}
 			return nil, err
 		}
-		return nil, err
 	}
-	return driver.RowsAffected(1), nil
+	return driver.RowsAffected(len(rowsArgs)), nil
 }
 
 // QueryContext runs the statement's query.

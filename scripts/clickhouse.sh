@@ -19,6 +19,11 @@
 # The default profile sets allow_experimental_low_cardinality_type=1 (18.16
 # refuses LowCardinality columns in tables otherwise).
 #
+# TLS: when openssl is available (and CHNATIVE_TLS is not 0), start also
+# generates a throw-away CA and a server certificate for 127.0.0.1/localhost
+# in $STATE_DIR/tls and opens tcp_port_secure; `env` then prints
+# CHNATIVE_SECURE_PORT and CHNATIVE_TLS_CA (the CA certificate's path).
+#
 # WARNING: on 18.16, `SELECT ... FROM system.numbers` (or numbers()) without a
 # LIMIT never ends, even after the client disconnects. Never run that. The
 # default profile sets max_execution_time as a safety net.
@@ -44,11 +49,12 @@ esac
 
 read_state() {
 	# Sets PID, TCP_PORT, HTTP_PORT from the state dir; returns 1 if absent.
-	PID="" TCP_PORT="" HTTP_PORT=""
+	PID="" TCP_PORT="" HTTP_PORT="" SECURE_PORT=""
 	[[ -f "$STATE_DIR/pid" && -f "$STATE_DIR/ports" ]] || return 1
 	PID="$(<"$STATE_DIR/pid")"
 	TCP_PORT="$(sed -n 's/^tcp_port=//p' "$STATE_DIR/ports")"
 	HTTP_PORT="$(sed -n 's/^http_port=//p' "$STATE_DIR/ports")"
+	SECURE_PORT="$(sed -n 's/^secure_port=//p' "$STATE_DIR/ports")"
 	[[ -n "$PID" && -n "$TCP_PORT" && -n "$HTTP_PORT" ]]
 }
 
@@ -104,6 +110,9 @@ ensure_installed() {
 	local pkgs=()
 	[[ -x "$SERVER_BIN" ]] || pkgs+=(clickhouse-server clickhouse-client)
 	command -v curl >/dev/null 2>&1 || pkgs+=(curl)
+	if [[ "${CHNATIVE_TLS:-1}" != 0 ]] && ! command -v openssl >/dev/null 2>&1 && [[ "$(id -u)" == 0 ]]; then
+		pkgs+=(openssl) # optional: without it the server runs without a secure port
+	fi
 	((${#pkgs[@]} == 0)) && return 0
 	[[ "$(id -u)" == 0 ]] || die "need root to apt-get install ${pkgs[*]}"
 	log "installing ${pkgs[*]} with apt-get"
@@ -141,8 +150,53 @@ stop_server() {
 	remove_state_dir
 }
 
+gen_tls() {
+	# Writes ca.crt, server.crt and server.key to $STATE_DIR/tls; returns 1
+	# (TLS off) when openssl is missing, disabled or fails.
+	[[ "${CHNATIVE_TLS:-1}" != 0 ]] || return 1
+	command -v openssl >/dev/null 2>&1 || {
+		log "openssl not found: no secure port"
+		return 1
+	}
+	local t="$STATE_DIR/tls"
+	mkdir -p "$t"
+	if ! {
+		openssl req -x509 -newkey rsa:2048 -nodes -days 30 -subj "/CN=chnative test CA" \
+			-keyout "$t/ca.key" -out "$t/ca.crt" &&
+			openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" \
+				-keyout "$t/server.key" -out "$t/server.csr" &&
+			printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >"$t/ext.cnf" &&
+			openssl x509 -req -in "$t/server.csr" -CA "$t/ca.crt" -CAkey "$t/ca.key" -CAcreateserial \
+				-days 30 -extfile "$t/ext.cnf" -out "$t/server.crt"
+	} >/dev/null 2>&1; then
+		log "openssl failed to make a certificate: no secure port"
+		return 1
+	fi
+	chmod 600 "$t/ca.key" "$t/server.key"
+}
+
+tls_config() {
+	# The secure port's config lines, or nothing when $1 (the port) is empty.
+	[[ -n "$1" ]] || return 0
+	local t="$STATE_DIR/tls"
+	cat <<EOF
+    <tcp_port_secure>$1</tcp_port_secure>
+    <openSSL>
+        <server>
+            <certificateFile>$t/server.crt</certificateFile>
+            <privateKeyFile>$t/server.key</privateKeyFile>
+            <verificationMode>none</verificationMode>
+            <loadDefaultCAFile>false</loadDefaultCAFile>
+            <cacheSessions>true</cacheSessions>
+            <disableProtocols>sslv2,sslv3</disableProtocols>
+            <preferServerCiphers>true</preferServerCiphers>
+        </server>
+    </openSSL>
+EOF
+}
+
 write_config() {
-	local tcp="$1" http="$2" d="$STATE_DIR"
+	local tcp="$1" http="$2" secure="${3:-}" d="$STATE_DIR"
 	cat >"$d/config.xml" <<EOF
 <?xml version="1.0"?>
 <!-- Written by scripts/clickhouse.sh; rewritten at every start. -->
@@ -157,6 +211,7 @@ write_config() {
     <listen_host>127.0.0.1</listen_host>
     <tcp_port>$tcp</tcp_port>
     <http_port>$http</http_port>
+$(tls_config "$secure")
     <path>$d/data/</path>
     <tmp_path>$d/tmp/</tmp_path>
     <user_files_path>$d/user_files/</user_files_path>
@@ -236,16 +291,23 @@ EOF
 start_once() {
 	# One attempt: fresh state dir, new ports, launch, wait. 0 = healthy,
 	# 2 = server exited (maybe a port clash; retry), 1 = other failure.
-	local tcp http pid i
+	local tcp http secure="" pid i
 	remove_state_dir
 	mkdir -p "$STATE_DIR"/{data,tmp,log,user_files,format_schemas}
 	touch "$MARKER"
 	tcp="$(free_port)"
 	http="$(free_port "$tcp")"
-	write_config "$tcp" "$http"
+	if gen_tls; then
+		for ((i = 0; i < 20; i++)); do
+			secure="$(free_port "$http")"
+			[[ "$secure" != "$tcp" ]] && break
+		done
+	fi
+	write_config "$tcp" "$http" "$secure"
 	printf 'tcp_port=%s\nhttp_port=%s\n' "$tcp" "$http" >"$STATE_DIR/ports"
+	[[ -z "$secure" ]] || printf 'secure_port=%s\n' "$secure" >>"$STATE_DIR/ports"
 
-	log "starting $SERVER_BIN (native 127.0.0.1:$tcp, http 127.0.0.1:$http, state $STATE_DIR)"
+	log "starting $SERVER_BIN (native 127.0.0.1:$tcp, http 127.0.0.1:$http${secure:+, secure 127.0.0.1:$secure}, state $STATE_DIR)"
 	# Own session, no inherited stdio or lock fd: the caller's $(...) must
 	# not wait for the daemon, and the lock must be released when we exit.
 	setsid "$SERVER_BIN" --config-file="$STATE_DIR/config.xml" \
@@ -315,6 +377,10 @@ cmd_env() {
 	printf 'export CHNATIVE_HTTP_URL=%q\n' "http://127.0.0.1:$HTTP_PORT/"
 	printf 'export CHNATIVE_TCP_PORT=%q\n' "$TCP_PORT"
 	printf 'export CHNATIVE_HTTP_PORT=%q\n' "$HTTP_PORT"
+	if [[ -n "$SECURE_PORT" && -f "$STATE_DIR/tls/ca.crt" ]]; then
+		printf 'export CHNATIVE_SECURE_PORT=%q\n' "$SECURE_PORT"
+		printf 'export CHNATIVE_TLS_CA=%q\n' "$STATE_DIR/tls/ca.crt"
+	fi
 }
 
 cmd_status() {

@@ -191,7 +191,11 @@ func decodeNative(t *testing.T, data []byte) ([][]uint64, int, *columns.QBit) {
 			t.Fatalf("column is %T (%s), want *columns.QBit", b.Column(0), b.Type(0))
 		}
 		for i := 0; i < c.Rows(); i++ {
-			rows = append(rows, rowBits(c.Value(i)))
+			v := c.Value(i)
+			if c.Elem() == "BFloat16" {
+				v = c.RowBFloat16(i, nil) // Value widens to []float32; compare the raw bits
+			}
+			rows = append(rows, rowBits(v))
 		}
 		col = c
 	}

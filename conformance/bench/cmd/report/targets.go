@@ -1,0 +1,94 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// target is one of the project's performance targets: the ratio of metric between two arms
+// (num/den, best-of-N unless the metric is allocs) compared with limit.
+type target struct {
+	what     string
+	group    string
+	num, den string
+	metric   string
+	limit    float64
+	atMost   bool // ratio must be <= limit; else >= limit (den/num speedup)
+	speedup  bool // report den/num ("x faster")
+	absolute bool // compare the num arm's metric itself with limit
+}
+
+var targetList = []target{
+	{what: "block-tier read <= 1.0x ch-go (fake, 10M UInt64)", group: "ReadU64/fake", num: "chnative-blocks", den: "ch-go", metric: "ns/row", limit: 1.0, atMost: true},
+	{what: "block-tier read <= 1.15x raw reader (real, 10M UInt64)", group: "ReadU64/real", num: "chnative-blocks", den: "raw", metric: "ns/row", limit: 1.15, atMost: true},
+	{what: "block-tier read 0 allocs/row (fake, 10M UInt64)", group: "ReadU64/fake", num: "chnative-blocks", metric: "allocs/row", limit: 0.001, atMost: true, absolute: true},
+	{what: "block-tier read 0 allocs/row (fake, UInt64+String+Float64)", group: "ReadUSF/fake", num: "chnative-blocks", metric: "allocs/row", limit: 0.001, atMost: true, absolute: true},
+	{what: "Rows tier <= 1.25x no-op floor (fake, 10M UInt64)", group: "ReadU64/fake", num: "chnative-rows", den: "noop", metric: "ns/row", limit: 1.25, atMost: true},
+	{what: "Rows tier <= 1.25x no-op floor (fake, UInt64+String+Float64)", group: "ReadUSF/fake", num: "chnative-rows", den: "noop", metric: "ns/row", limit: 1.25, atMost: true},
+	{what: "Rows tier >= 1.3x faster than clickhouse-go database/sql (fake, 10M UInt64)", group: "ReadU64/fake", num: "chnative-rows", den: "clickhouse-go-sql", metric: "ns/row", limit: 1.3, speedup: true},
+	{what: "Rows tier >= 1.3x faster than clickhouse-go database/sql (real, 10M UInt64)", group: "ReadU64/real", num: "chnative-rows", den: "clickhouse-go-sql", metric: "ns/row", limit: 1.3, speedup: true},
+	{what: "mixed-shape block read >= 2x faster than ch-go (fake)", group: "ReadMixed/fake", num: "chnative-blocks", den: "ch-go", metric: "ns/row", limit: 2, speedup: true},
+	{what: "columnar insert <= 1.0x ch-go (fake, typed appends)", group: "Insert/fake", num: "chnative-columnar", den: "ch-go", metric: "ns/row", limit: 1.0, atMost: true},
+	{what: "columnar insert <= 1.0x ch-go (fake, whole-slice appends)", group: "Insert/fake", num: "chnative-slice", den: "ch-go", metric: "ns/row", limit: 1.0, atMost: true},
+	{what: "database/sql prepared batch <= 1.25x no-op floor (fake)", group: "Insert/fake", num: "chnative-sql", den: "noop-sql", metric: "ns/row", limit: 1.25, atMost: true},
+	{what: "database/sql prepared batch >= 1.3x faster than clickhouse-go database/sql batch (fake)", group: "Insert/fake", num: "chnative-sql", den: "clickhouse-go-sql", metric: "ns/row", limit: 1.3, speedup: true},
+	{what: "database/sql prepared batch >= 1.3x faster than clickhouse-go database/sql batch (real)", group: "Insert/real", num: "chnative-sql", den: "clickhouse-go-sql", metric: "ns/row", limit: 1.3, speedup: true},
+	{what: "Batch.Append row-wise >= 5x faster than clickhouse-go batch Append (fake)", group: "Insert/fake", num: "chnative-append", den: "clickhouse-go-append", metric: "ns/row", limit: 5, speedup: true},
+	{what: "LZ4 read client CPU <= 0.5x ch-go's (fake, UInt64+String+Float64)", group: "ReadCompression/fake/lz4", num: "chnative-blocks", den: "ch-go", metric: "cpu-ns/row", limit: 0.5, atMost: true},
+	{what: "SELECT 1 client CPU per query <= ch-go's (fake)", group: "Select1/fake", num: "chnative-sql", den: "ch-go", metric: "cpu-ns/row", limit: 1.0, atMost: true},
+	{what: "SELECT 1 client CPU per query <= ch-go's (fake, block tier)", group: "Select1/fake", num: "chnative-blocks", den: "ch-go", metric: "cpu-ns/row", limit: 1.0, atMost: true},
+}
+
+func targets(groups map[string]*group, meta map[string]string) string {
+	var b strings.Builder
+	b.WriteString("Ratios from this run (best-of-N for time, medians for CPU and allocations). A missed target names what was measured; the findings in the report that accompanied the first run explain the causes.\n\n")
+	b.WriteString("| target | measured | verdict |\n|---|--:|---|\n")
+	for _, t := range targetList {
+		g := groups[t.group]
+		if g == nil {
+			fmt.Fprintf(&b, "| %s | not run | — |\n", t.what)
+			continue
+		}
+		f := minOf
+		if t.metric != "ns/row" {
+			f = median
+		}
+		n := stat(g.byArm[t.num], t.metric, f)
+		var measured float64
+		var text string
+		switch {
+		case t.absolute:
+			measured = n
+			text = fmt.Sprintf("%s %s", num(n), t.metric)
+		default:
+			d := stat(g.byArm[t.den], t.metric, f)
+			if t.speedup {
+				measured = d / n
+				text = fmt.Sprintf("%.2fx faster", measured)
+			} else {
+				measured = n / d
+				text = fmt.Sprintf("%.2fx", measured)
+			}
+		}
+		verdict := "—"
+		if !math.IsNaN(measured) && !math.IsInf(measured, 0) {
+			ok := measured >= t.limit
+			if t.atMost {
+				ok = measured <= t.limit
+			}
+			verdict = "met"
+			if !ok {
+				verdict = "**missed**"
+			}
+		} else {
+			text = "not run"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", t.what, text, verdict)
+	}
+	if v := meta["peakheap"]; v == "" {
+		b.WriteString("| peak heap reading 100M rows (block tier) < 64 MB | not run | — |\n")
+	}
+	b.WriteString("| QBit read and insert | pending | TODO: columns.QBit not in the committed tree |\n")
+	return b.String()
+}

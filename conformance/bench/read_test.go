@@ -1,0 +1,411 @@
+package bench
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/ClickHouse/ch-go"
+	"github.com/ClickHouse/ch-go/proto"
+
+	"github.com/chnative/chnative"
+	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/conformance/bench/fakeserver"
+	_ "github.com/chnative/chnative/conformance/bench/noopdriver"
+	"github.com/chnative/chnative/conformance/bench/rawreader"
+	"github.com/chnative/chnative/nativeproto"
+)
+
+// target is a server to read from.
+type target struct {
+	name, addr, user, password string
+}
+
+func fake() target { return target{name: "fake", addr: fakeAddr, user: "default"} }
+
+func realT(b *testing.B) target {
+	if realAddr == "" {
+		b.Skip("CHNATIVE_DSN not set")
+	}
+	return target{name: "real", addr: realAddr, user: realUser, password: realPassword}
+}
+
+// readSpec is one read workload: the query per target and the shape of its rows.
+type readSpec struct {
+	shape string // u64, u64sf64, mixed, typeK
+	query string
+	rows  int
+	codec string // none, lz4, zstd
+}
+
+func fakeRead(shape string, total int, codec string) readSpec {
+	name, rows := tableFor(shape, total, codec)
+	return readSpec{shape: shape, query: "SELECT * FROM " + name, rows: rows, codec: codec}
+}
+
+// ---- consumers: every arm touches every value of the fixed-width and String columns ----
+
+func consumeBlock(blk *nativeproto.Block) (n int) {
+	for i := 0; i < blk.NumColumns(); i++ {
+		switch c := blk.Column(i).(type) {
+		case *columns.UInt64:
+			var s uint64
+			for _, v := range c.Values() {
+				s += v
+			}
+			sink.u += s
+		case *columns.Float64:
+			var s float64
+			for _, v := range c.Values() {
+				s += v
+			}
+			sink.f += s
+		case *columns.String:
+			s := 0
+			for j := 0; j < c.Rows(); j++ {
+				s += len(c.Bytes(j))
+			}
+			sink.u += uint64(s)
+		}
+	}
+	return blk.Rows()
+}
+
+func chnativeBlocks(b *testing.B, db *sql.DB, q readSpec, value bool) {
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+	measure(b, q.rows, func() error {
+		return conn.Raw(func(dc any) error {
+			blocks, err := dc.(chnative.Conn).QueryBlocks(ctx, q.query)
+			if err != nil {
+				return err
+			}
+			defer blocks.Close()
+			n := 0
+			var last any
+			for blocks.Next() {
+				blk := blocks.Block()
+				if value {
+					rows := blk.Rows()
+					for i := 0; i < blk.NumColumns(); i++ {
+						col := blk.Column(i)
+						for r := 0; r < rows; r++ {
+							last = col.Value(r)
+						}
+					}
+					n += rows
+				} else {
+					n += consumeBlock(blk)
+				}
+			}
+			sink.a = last
+			if err := blocks.Err(); err != nil {
+				return err
+			}
+			if n != q.rows {
+				return fmt.Errorf("read %d rows, want %d", n, q.rows)
+			}
+			return nil
+		})
+	})
+}
+
+// scanner scans rows of a shape into typed destinations (u64, u64sf64) or *any (others).
+type scanner interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close() error
+}
+
+func scanAll(rs scanner, shape string, ncols int, dest []any) (int, error) {
+	defer rs.Close()
+	n := 0
+	switch shape {
+	case "u64", "one":
+		var v uint64
+		var u8 uint8
+		for rs.Next() {
+			var err error
+			if shape == "one" {
+				err = rs.Scan(&u8)
+			} else {
+				err = rs.Scan(&v)
+			}
+			if err != nil {
+				return n, err
+			}
+			sink.u += v
+			n++
+		}
+	case "u64sf64":
+		var id uint64
+		var name string
+		var val float64
+		for rs.Next() {
+			if err := rs.Scan(&id, &name, &val); err != nil {
+				return n, err
+			}
+			sink.u += id + uint64(len(name))
+			sink.f += val
+			n++
+		}
+	default:
+		if dest == nil {
+			vals := make([]any, ncols)
+			dest = make([]any, ncols)
+			for i := range vals {
+				dest[i] = &vals[i]
+			}
+		}
+		for rs.Next() {
+			if err := rs.Scan(dest...); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, rs.Err()
+}
+
+func sqlRows(b *testing.B, db *sql.DB, q readSpec) {
+	ctx := context.Background()
+	measure(b, q.rows, func() error {
+		rs, err := db.QueryContext(ctx, q.query)
+		if err != nil {
+			return err
+		}
+		cols, _ := rs.Columns()
+		n, err := scanAll(rs, q.shape, len(cols), nil)
+		if err != nil {
+			return err
+		}
+		if n != q.rows {
+			return fmt.Errorf("read %d rows, want %d", n, q.rows)
+		}
+		return nil
+	})
+}
+
+func chgoRead(b *testing.B, t target, q readSpec) {
+	c := openChgo(b, t.addr, q.codec)
+	ctx := context.Background()
+	measure(b, q.rows, func() error {
+		n := 0
+		var query ch.Query
+		switch q.shape {
+		case "u64":
+			var col proto.ColUInt64
+			query = ch.Query{Body: q.query, Result: proto.Results{{Name: "number", Data: &col}},
+				OnResult: func(ctx context.Context, blk proto.Block) error {
+					var s uint64
+					for _, v := range col {
+						s += v
+					}
+					sink.u += s
+					n += col.Rows()
+					return nil
+				}}
+		case "u64sf64":
+			var id proto.ColUInt64
+			var name proto.ColStr
+			var val proto.ColFloat64
+			query = ch.Query{Body: q.query, Result: proto.Results{{Name: "id", Data: &id}, {Name: "name", Data: &name}, {Name: "val", Data: &val}},
+				OnResult: func(ctx context.Context, blk proto.Block) error {
+					var s uint64
+					for _, v := range id {
+						s += v
+					}
+					for _, p := range name.Pos {
+						s += uint64(p.End - p.Start)
+					}
+					var f float64
+					for _, v := range val {
+						f += v
+					}
+					sink.u += s
+					sink.f += f
+					n += id.Rows()
+					return nil
+				}}
+		default:
+			var res proto.Results
+			query = ch.Query{Body: q.query, Result: res.Auto(),
+				OnResult: func(ctx context.Context, blk proto.Block) error {
+					n += blk.Rows
+					return nil
+				}}
+		}
+		if err := c.Do(ctx, query); err != nil {
+			return err
+		}
+		if n != q.rows {
+			return fmt.Errorf("read %d rows, want %d", n, q.rows)
+		}
+		return nil
+	})
+}
+
+func clickhouseGoRead(b *testing.B, t target, q readSpec) {
+	c := openClickhouseGo(b, t.addr, t.user, t.password, q.codec, 1)
+	ctx := context.Background()
+	measure(b, q.rows, func() error {
+		rs, err := c.Query(ctx, q.query)
+		if err != nil {
+			return err
+		}
+		var dest []any
+		cts := rs.ColumnTypes()
+		for _, ct := range cts {
+			dest = append(dest, reflect.New(ct.ScanType()).Interface())
+		}
+		n, err := scanAll(rs, q.shape, len(cts), dest)
+		if err != nil {
+			return err
+		}
+		if n != q.rows {
+			return fmt.Errorf("read %d rows, want %d", n, q.rows)
+		}
+		return nil
+	})
+}
+
+func rawRead(b *testing.B, t target, q readSpec) {
+	if q.codec != "none" && q.codec != "" {
+		b.Skip("raw reader reads uncompressed only")
+	}
+	c, err := rawreader.Dial(t.addr, t.user, t.password)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	measure(b, q.rows, func() error {
+		n, err := c.Query(q.query)
+		if err != nil {
+			return err
+		}
+		if n != q.rows {
+			return fmt.Errorf("read %d rows, want %d", n, q.rows)
+		}
+		return nil
+	})
+}
+
+func noopRead(b *testing.B, q readSpec) {
+	db, err := sql.Open("noop", fmt.Sprintf("%s:%d", q.shape, q.rows))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	sqlRows(b, db, q)
+}
+
+// readArms runs every arm of a read workload. fake-only arms (ch-go, noop) are skipped on the
+// real server (ch-go cannot query 18.16).
+func readArms(b *testing.B, t target, q readSpec, arms ...string) {
+	if len(arms) == 0 {
+		arms = []string{"chnative-blocks", "chnative-rows", "chnative-value", "ch-go", "clickhouse-go", "clickhouse-go-sql", "raw", "noop"}
+	}
+	for _, arm := range arms {
+		if t.name == "real" && (arm == "ch-go" || arm == "noop") {
+			continue
+		}
+		b.Run(arm, func(b *testing.B) {
+			switch arm {
+			case "chnative-blocks":
+				chnativeBlocks(b, openChnative(b, t.addr, t.user, t.password, q.codec), q, false)
+			case "chnative-value":
+				chnativeBlocks(b, openChnative(b, t.addr, t.user, t.password, q.codec), q, true)
+			case "chnative-rows":
+				sqlRows(b, openChnative(b, t.addr, t.user, t.password, q.codec), q)
+			case "ch-go":
+				chgoRead(b, t, q)
+			case "clickhouse-go":
+				clickhouseGoRead(b, t, q)
+			case "clickhouse-go-sql":
+				sqlRows(b, openClickhouseGoDB(b, t.addr, t.user, t.password, q.codec, 1), q)
+			case "raw":
+				rawRead(b, t, q)
+			case "noop":
+				noopRead(b, q)
+			}
+		})
+	}
+}
+
+// BenchmarkReadU64 reads 10M UInt64.
+func BenchmarkReadU64(b *testing.B) {
+	b.Run("fake", func(b *testing.B) { readArms(b, fake(), fakeRead("u64", rowsN(10_000_000), "none")) })
+	b.Run("real", func(b *testing.B) {
+		t := realT(b)
+		n := setupReal(b)
+		readArms(b, t, readSpec{shape: "u64", query: "SELECT number FROM chnative_bench.u64", rows: n.u64, codec: "none"})
+	})
+}
+
+// BenchmarkReadUSF reads 1M (UInt64, String, Float64).
+func BenchmarkReadUSF(b *testing.B) {
+	b.Run("fake", func(b *testing.B) { readArms(b, fake(), fakeRead("u64sf64", rowsN(1_000_000), "none")) })
+	b.Run("real", func(b *testing.B) {
+		t := realT(b)
+		n := setupReal(b)
+		readArms(b, t, readSpec{shape: "u64sf64", query: "SELECT id, name, val FROM chnative_bench.usf", rows: n.usf, codec: "none"})
+	})
+}
+
+// BenchmarkReadMixed reads 1M rows of 20 mixed columns (fake server only: 18.16 lacks some types).
+func BenchmarkReadMixed(b *testing.B) {
+	b.Run("fake", func(b *testing.B) {
+		readArms(b, fake(), fakeRead("mixed", rowsN(1_000_000), "none"),
+			"chnative-blocks", "chnative-rows", "chnative-value", "ch-go", "clickhouse-go", "clickhouse-go-sql", "noop")
+	})
+}
+
+// BenchmarkReadType decodes 1M values of each of 16 types (block tiers only).
+func BenchmarkReadType(b *testing.B) {
+	for i, typ := range fakeserver.PerType {
+		b.Run("fake/"+fakeserver.TypeSlug(typ), func(b *testing.B) {
+			arms := []string{"chnative-blocks", "ch-go"}
+			if w := rawWidthOK(typ); w {
+				arms = append(arms, "raw")
+			}
+			readArms(b, fake(), fakeRead(fmt.Sprintf("type%d", i), rowsN(1_000_000), "none"), arms...)
+		})
+	}
+}
+
+func rawWidthOK(t string) bool {
+	switch t {
+	case "Nullable(Int64)", "LowCardinality(String)", "Array(UInt64)", "Decimal(18, 4)", "Decimal(38, 10)":
+		return false
+	}
+	return true
+}
+
+// BenchmarkReadCompression reads 1M (UInt64, String, Float64) with each codec, the same on
+// both sides (the fake server compresses with the codec its table names).
+func BenchmarkReadCompression(b *testing.B) {
+	for _, codec := range []string{"none", "lz4", "zstd"} {
+		b.Run("fake/"+codec, func(b *testing.B) {
+			readArms(b, fake(), fakeRead("u64sf64", rowsN(1_000_000), codec),
+				"chnative-blocks", "chnative-rows", "ch-go", "clickhouse-go", "raw")
+		})
+		b.Run("real/"+codec, func(b *testing.B) {
+			t := realT(b)
+			n := setupReal(b)
+			readArms(b, t, readSpec{shape: "u64sf64", query: "SELECT id, name, val FROM chnative_bench.usf", rows: n.usf, codec: codec},
+				"chnative-blocks", "chnative-rows", "clickhouse-go", "raw")
+		})
+	}
+}
+
+// BenchmarkQBit is pending: columns.QBit is not in the committed tree yet.
+func BenchmarkQBit(b *testing.B) {
+	b.Skip("pending: columns.QBit not in the committed chnative tree")
+}

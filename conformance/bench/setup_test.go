@@ -1,0 +1,222 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ClickHouse/ch-go"
+	"github.com/ClickHouse/clickhouse-go/v2"
+
+	_ "github.com/chnative/chnative"
+	"github.com/chnative/chnative/conformance/bench/fakeserver"
+	"github.com/chnative/chnative/dsn"
+)
+
+// fakeAddr is the address of the fake server, which runs in a child process (this test binary
+// re-executed with CHNATIVE_BENCH_FAKESERVER=1) so that the CPU and allocations measured in this
+// process are the client's alone.
+var fakeAddr string
+
+// realAddr, realUser and realPassword locate the real server (CHNATIVE_DSN); empty skips its arms.
+var realAddr, realUser, realPassword string
+
+// scale divides the row counts (BENCH_QUICK=1 sets 10).
+var scale = 1
+
+func TestMain(m *testing.M) {
+	if os.Getenv("CHNATIVE_BENCH_FAKESERVER") == "1" {
+		s, err := fakeserver.Start("127.0.0.1:0")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Println(s.Addr())
+		// Serve until the parent closes our stdin.
+		_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
+		os.Exit(0)
+	}
+	if os.Getenv("BENCH_QUICK") == "1" {
+		scale = 10
+	}
+	if v, err := strconv.Atoi(os.Getenv("BENCH_SCALE")); err == nil && v > 0 {
+		scale = v
+	}
+	if s := os.Getenv("CHNATIVE_DSN"); s != "" && os.Getenv("BENCH_NO_REAL") != "1" {
+		cfg, err := dsn.Parse(s)
+		if err == nil && len(cfg.Addrs) > 0 {
+			realAddr, realUser, realPassword = cfg.Addrs[0], cfg.User, cfg.Password
+		}
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "CHNATIVE_BENCH_FAKESERVER=1")
+	cmd.Stderr = os.Stderr
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "fake server:", err)
+		os.Exit(1)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fake server:", err)
+		os.Exit(1)
+	}
+	fakeAddr = strings.TrimSpace(line)
+	code := m.Run()
+	stdin.Close()
+	_ = cmd.Wait()
+	os.Exit(code)
+}
+
+// rowsN scales a row count for quick runs.
+func rowsN(n int) int { return max(n/scale, 1) }
+
+// tableFor names the fake-server table of about total rows of shape, in blocks of 65536 rows.
+func tableFor(shape string, total int, codec string) (string, int) {
+	per := min(65536, total)
+	blocks := (total + per - 1) / per
+	name := fmt.Sprintf("%s_%dx%d", shape, per, blocks)
+	if codec == "zstd" {
+		name += "_zstd"
+	}
+	return name, per * blocks
+}
+
+// ---- clients ----
+
+func chnativeDSN(addr, user, password, codec string, extra string) string {
+	if codec == "" {
+		codec = "none"
+	}
+	up := user
+	if password != "" {
+		up += ":" + password
+	}
+	s := fmt.Sprintf("clickhouse://%s@%s/default?compress=%s", up, addr, codec)
+	if extra != "" {
+		s += "&" + extra
+	}
+	return s
+}
+
+func openChnative(tb testing.TB, addr, user, password, codec string) *sql.DB {
+	db, err := sql.Open("chnative", chnativeDSN(addr, user, password, codec, ""))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+func chgoCompression(codec string) ch.Compression {
+	switch codec {
+	case "lz4":
+		return ch.CompressionLZ4
+	case "zstd":
+		return ch.CompressionZSTD
+	}
+	return ch.CompressionDisabled
+}
+
+func openChgo(tb testing.TB, addr, codec string) *ch.Client {
+	c, err := ch.Dial(context.Background(), ch.Options{Address: addr, Compression: chgoCompression(codec),
+		ReadTimeout: time.Minute})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { c.Close() })
+	return c
+}
+
+func chgoOptions(addr, user, password, codec string, width int) *clickhouse.Options {
+	o := &clickhouse.Options{
+		Addr:         []string{addr},
+		Auth:         clickhouse.Auth{Database: "default", Username: user, Password: password},
+		DialTimeout:  10 * time.Second,
+		ReadTimeout:  time.Minute,
+		MaxOpenConns: width,
+		MaxIdleConns: width,
+	}
+	switch codec {
+	case "lz4":
+		o.Compression = &clickhouse.Compression{Method: clickhouse.CompressionLZ4}
+	case "zstd":
+		o.Compression = &clickhouse.Compression{Method: clickhouse.CompressionZSTD}
+	}
+	return o
+}
+
+func openClickhouseGo(tb testing.TB, addr, user, password, codec string, width int) clickhouse.Conn {
+	c, err := clickhouse.Open(chgoOptions(addr, user, password, codec, width))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { c.Close() })
+	return c
+}
+
+func openClickhouseGoDB(tb testing.TB, addr, user, password, codec string, width int) *sql.DB {
+	db := clickhouse.OpenDB(chgoOptions(addr, user, password, codec, width))
+	db.SetMaxOpenConns(width)
+	db.SetMaxIdleConns(width)
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// ---- measurement ----
+
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// measure runs op once untimed (warm-up: connections, buffers), then in b.Loop, and reports per
+// row: ns/row (wall), cpu-ns/row (this process's user+system CPU: the client's, since the fake
+// server runs in another process), allocs/row and B/row. rows is the number of rows (or queries,
+// for latency workloads) one op handles.
+func measure(b *testing.B, rows int, op func() error) {
+	b.Helper()
+	if err := op(); err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	cpu0 := cpuNow()
+	n := 0
+	for b.Loop() {
+		if err := op(); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	cpu := cpuNow() - cpu0
+	runtime.ReadMemStats(&m1)
+	total := float64(n) * float64(rows)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/total, "ns/row")
+	b.ReportMetric(float64(cpu.Nanoseconds())/total, "cpu-ns/row")
+	b.ReportMetric(float64(m1.Mallocs-m0.Mallocs)/total, "allocs/row")
+	b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/total, "B/row")
+}
+
+// sink keeps results alive.
+var sink struct {
+	sync.Mutex
+	u uint64
+	f float64
+	a any
+}
+
+func getenv(k string) string { return os.Getenv(k) }

@@ -1,0 +1,383 @@
+package bench
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/ClickHouse/ch-go"
+	"github.com/ClickHouse/ch-go/proto"
+
+	"github.com/chnative/chnative"
+	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/conformance/bench/fakeserver"
+	"github.com/chnative/chnative/conformance/bench/rawreader"
+)
+
+// insertData is the source of the insert workloads: (id UInt64, name String, val Float64).
+type insertData struct {
+	ids   []uint64
+	names []string
+	vals  []float64
+}
+
+var (
+	insOnce sync.Once
+	ins     insertData
+)
+
+func insertRows() *insertData {
+	insOnce.Do(func() {
+		n := rowsN(1_000_000)
+		if raceEnabled {
+			n = 10_000 // tests under -race only prove the arms work
+		}
+		ins.ids = make([]uint64, n)
+		ins.names = make([]string, n)
+		ins.vals = make([]float64, n)
+		for i := range n {
+			ins.ids[i] = uint64(i)
+			ins.names[i] = fakeserver.Str(i)
+			ins.vals[i] = float64(i) * 0.25
+		}
+	})
+	return &ins
+}
+
+// insertTarget says where to insert: the table and its column list.
+type insertTarget struct {
+	target
+	table string // with database
+}
+
+func (it insertTarget) query() string { return "INSERT INTO " + it.table + " (id, name, val)" }
+
+func chnativeBatch(b *testing.B, it insertTarget, codec, shape string) {
+	d := insertRows()
+	db := openChnative(b, it.addr, it.user, it.password, codec)
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+	measure(b, len(d.ids), func() error {
+		return conn.Raw(func(dc any) error {
+			bt, err := dc.(chnative.Conn).PrepareBatch(ctx, it.query())
+			if err != nil {
+				return err
+			}
+			switch shape {
+			case "columnar":
+				ids := bt.Column(0).(*columns.UInt64)
+				names := bt.Column(1).(*columns.String)
+				vals := bt.Column(2).(*columns.Float64)
+				for i := range d.ids {
+					ids.Append(d.ids[i])
+					names.Append(d.names[i])
+					vals.Append(d.vals[i])
+				}
+			case "slice":
+				bt.Column(0).(*columns.UInt64).AppendSlice(d.ids)
+				names := bt.Column(1).(*columns.String)
+				for _, s := range d.names {
+					names.Append(s)
+				}
+				bt.Column(2).(*columns.Float64).AppendSlice(d.vals)
+			case "append":
+				for i := range d.ids {
+					if err := bt.Append(d.ids[i], d.names[i], d.vals[i]); err != nil {
+						bt.Abort()
+						return err
+					}
+				}
+			}
+			return bt.Send()
+		})
+	})
+}
+
+func sqlBatch(b *testing.B, db *sql.DB, query string) {
+	d := insertRows()
+	ctx := context.Background()
+	measure(b, len(d.ids), func() error {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		st, err := tx.PrepareContext(ctx, query)
+		if err != nil {
+			return err
+		}
+		for i := range d.ids {
+			if _, err := st.ExecContext(ctx, d.ids[i], d.names[i], d.vals[i]); err != nil {
+				return err
+			}
+		}
+		return tx.Commit()
+	})
+}
+
+func clickhouseGoBatch(b *testing.B, it insertTarget, codec string, columnar bool) {
+	d := insertRows()
+	c := openClickhouseGo(b, it.addr, it.user, it.password, codec, 1)
+	ctx := context.Background()
+	measure(b, len(d.ids), func() error {
+		bt, err := c.PrepareBatch(ctx, it.query())
+		if err != nil {
+			return err
+		}
+		if columnar {
+			if err := bt.Column(0).Append(d.ids); err != nil {
+				return err
+			}
+			if err := bt.Column(1).Append(d.names); err != nil {
+				return err
+			}
+			if err := bt.Column(2).Append(d.vals); err != nil {
+				return err
+			}
+		} else {
+			for i := range d.ids {
+				if err := bt.Append(d.ids[i], d.names[i], d.vals[i]); err != nil {
+					return err
+				}
+			}
+		}
+		return bt.Send()
+	})
+}
+
+func chgoInsert(b *testing.B, it insertTarget, codec string) {
+	d := insertRows()
+	c := openChgo(b, it.addr, codec)
+	ctx := context.Background()
+	var ids proto.ColUInt64
+	var names proto.ColStr
+	var vals proto.ColFloat64
+	measure(b, len(d.ids), func() error {
+		ids = append(ids[:0], d.ids...)
+		names.Reset()
+		for _, s := range d.names {
+			names.Append(s)
+		}
+		vals = append(vals[:0], d.vals...)
+		input := proto.Input{{Name: "id", Data: &ids}, {Name: "name", Data: &names}, {Name: "val", Data: &vals}}
+		return c.Do(ctx, ch.Query{Body: input.Into(it.table), Input: input})
+	})
+}
+
+func insertArms(b *testing.B, it insertTarget, codec string, arms ...string) {
+	if len(arms) == 0 {
+		arms = []string{"chnative-columnar", "chnative-slice", "chnative-append", "chnative-sql", "noop-sql",
+			"ch-go", "clickhouse-go-columnar", "clickhouse-go-append", "clickhouse-go-sql"}
+	}
+	for _, arm := range arms {
+		if it.name == "real" && (arm == "ch-go" || arm == "noop-sql") {
+			continue
+		}
+		b.Run(arm, func(b *testing.B) {
+			switch arm {
+			case "chnative-columnar":
+				chnativeBatch(b, it, codec, "columnar")
+			case "chnative-slice":
+				chnativeBatch(b, it, codec, "slice")
+			case "chnative-append":
+				chnativeBatch(b, it, codec, "append")
+			case "chnative-sql":
+				sqlBatch(b, openChnative(b, it.addr, it.user, it.password, codec), it.query())
+			case "noop-sql":
+				db, err := sql.Open("noop", "u64sf64:0")
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer db.Close()
+				sqlBatch(b, db, it.query())
+			case "ch-go":
+				chgoInsert(b, it, codec)
+			case "clickhouse-go-columnar":
+				clickhouseGoBatch(b, it, codec, true)
+			case "clickhouse-go-append":
+				clickhouseGoBatch(b, it, codec, false)
+			case "clickhouse-go-sql":
+				sqlBatch(b, openClickhouseGoDB(b, it.addr, it.user, it.password, codec, 1), it.query())
+			}
+		})
+	}
+}
+
+// BenchmarkInsert inserts 1M (UInt64, String, Float64) rows, as one block, in each write shape.
+func BenchmarkInsert(b *testing.B) {
+	b.Run("fake", func(b *testing.B) {
+		insertArms(b, insertTarget{fake(), "default.u64sf64"}, "none")
+	})
+	b.Run("real", func(b *testing.B) {
+		t := realT(b)
+		setupReal(b)
+		insertArms(b, insertTarget{t, "chnative_bench.sink"}, "none")
+	})
+}
+
+// BenchmarkInsertCompression inserts 1M rows columnar with each codec on both sides.
+func BenchmarkInsertCompression(b *testing.B) {
+	for _, codec := range []string{"none", "lz4", "zstd"} {
+		b.Run("fake/"+codec, func(b *testing.B) {
+			insertArms(b, insertTarget{fake(), "default.u64sf64"}, codec, "chnative-slice", "ch-go", "clickhouse-go-columnar")
+		})
+		b.Run("real/"+codec, func(b *testing.B) {
+			t := realT(b)
+			setupReal(b)
+			insertArms(b, insertTarget{t, "chnative_bench.sink"}, codec, "chnative-slice", "clickhouse-go-columnar")
+		})
+	}
+}
+
+// ---- fixed costs ----
+
+const selectOnes = 500
+
+func selectOneArms(b *testing.B, t target) {
+	ctx := context.Background()
+	arms := []string{"chnative-sql", "chnative-blocks", "ch-go", "clickhouse-go", "clickhouse-go-sql", "raw", "noop"}
+	for _, arm := range arms {
+		if t.name == "real" && (arm == "ch-go" || arm == "noop") {
+			continue
+		}
+		b.Run(arm, func(b *testing.B) {
+			var one func() error
+			switch arm {
+			case "chnative-sql", "clickhouse-go-sql", "noop":
+				var db *sql.DB
+				switch arm {
+				case "chnative-sql":
+					db = openChnative(b, t.addr, t.user, t.password, "none")
+				case "clickhouse-go-sql":
+					db = openClickhouseGoDB(b, t.addr, t.user, t.password, "none", 1)
+				default:
+					var err error
+					if db, err = sql.Open("noop", "one:1"); err != nil {
+						b.Fatal(err)
+					}
+					defer db.Close()
+				}
+				db.SetMaxOpenConns(1)
+				one = func() error {
+					var v uint8
+					return db.QueryRowContext(ctx, "SELECT 1").Scan(&v)
+				}
+			case "chnative-blocks":
+				db := openChnative(b, t.addr, t.user, t.password, "none")
+				conn, err := db.Conn(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer conn.Close()
+				one = func() error {
+					return conn.Raw(func(dc any) error {
+						bl, err := dc.(chnative.Conn).QueryBlocks(ctx, "SELECT 1")
+						if err != nil {
+							return err
+						}
+						for bl.Next() {
+							sink.u += uint64(bl.Block().Column(0).(*columns.UInt8).Values()[0])
+						}
+						return bl.Close()
+					})
+				}
+			case "ch-go":
+				c := openChgo(b, t.addr, "none")
+				var col proto.ColUInt8
+				one = func() error {
+					return c.Do(ctx, ch.Query{Body: "SELECT 1", Result: proto.Results{{Name: "1", Data: &col}}})
+				}
+			case "clickhouse-go":
+				c := openClickhouseGo(b, t.addr, t.user, t.password, "none", 1)
+				one = func() error {
+					var v uint8
+					return c.QueryRow(ctx, "SELECT 1").Scan(&v)
+				}
+			case "raw":
+				c, err := rawreader.Dial(t.addr, t.user, t.password)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer c.Close()
+				one = func() error {
+					_, err := c.Query("SELECT 1")
+					return err
+				}
+			}
+			measure(b, selectOnes, func() error {
+				for range selectOnes {
+					if err := one(); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		})
+	}
+}
+
+// BenchmarkSelect1 runs 500 sequential SELECT 1 on a warm connection; a "row" is one query.
+func BenchmarkSelect1(b *testing.B) {
+	b.Run("fake", func(b *testing.B) { selectOneArms(b, fake()) })
+	b.Run("real", func(b *testing.B) { selectOneArms(b, realT(b)) })
+}
+
+// BenchmarkPool runs 64 concurrent queries (1000 UInt64 rows each) over pools of width 1, 8 and
+// 32; a "row" is one query.
+func BenchmarkPool(b *testing.B) {
+	run := func(b *testing.B, t target, query string) {
+		for _, width := range []int{1, 8, 32} {
+			for _, arm := range []string{"chnative-sql", "clickhouse-go-sql"} {
+				b.Run(fmt.Sprintf("w%d/%s", width, arm), func(b *testing.B) {
+					var db *sql.DB
+					if arm == "chnative-sql" {
+						db = openChnative(b, t.addr, t.user, t.password, "none")
+					} else {
+						db = openClickhouseGoDB(b, t.addr, t.user, t.password, "none", width)
+					}
+					db.SetMaxOpenConns(width)
+					db.SetMaxIdleConns(width)
+					ctx := context.Background()
+					measure(b, 64, func() error {
+						var wg sync.WaitGroup
+						errs := make(chan error, 64)
+						for range 64 {
+							wg.Go(func() {
+								rs, err := db.QueryContext(ctx, query)
+								if err != nil {
+									errs <- err
+									return
+								}
+								var v uint64
+								for rs.Next() {
+									if err := rs.Scan(&v); err != nil {
+										errs <- err
+										break
+									}
+								}
+								if err := rs.Close(); err != nil {
+									errs <- err
+								}
+							})
+						}
+						wg.Wait()
+						close(errs)
+						return <-errs
+					})
+				})
+			}
+		}
+	}
+	b.Run("fake", func(b *testing.B) { run(b, fake(), "SELECT * FROM u64_1000x1") })
+	b.Run("real", func(b *testing.B) {
+		t := realT(b)
+		setupReal(b)
+		run(b, t, "SELECT number FROM chnative_bench.u64 LIMIT 1000")
+	})
+}

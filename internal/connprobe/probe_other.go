@@ -1,0 +1,5 @@
+//go:build !unix
+
+package connprobe
+
+func probeFD(uintptr) Result { return Unknown }
