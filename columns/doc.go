@@ -111,6 +111,10 @@
 //	                                                                  float64, bool, time.Time, slices, map[string]T)
 //	JSON, JSON(params)             *JSON            string (JSON      JSON object text (string, []byte, json.RawMessage),
 //	                                                text)             or a map/struct that encoding/json marshals
+//	QBit(T, D), QBit(T, D, S)      *QBit            []float32 (Float32 []float32, []float64, []uint16 (bfloat16 bits) or
+//	                                                and BFloat16),    []int8 of exactly D elements, converted exactly where
+//	                                                []float64, []int8 possible (BFloat16 truncates as the server's CAST);
+//	                                                                  planes stay transposed (Plane(k) borrowed)
 //
 // Variant, Dynamic and JSON have state prefixes too. Dynamic decodes the V1, V2 and FLATTENED
 // structures (SharedVariant values, binary-encoded type plus value, become typed rows) and encodes
