@@ -157,12 +157,9 @@ func leUint64(b []byte) uint64 {
 
 func readCapture(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile("../../shared/reference/captures/" + name)
+	b, err := os.ReadFile("../nativeproto/testdata/captures/" + name)
 	if err != nil {
-		b, err = os.ReadFile("/work/shared/reference/captures/" + name)
-	}
-	if err != nil {
-		t.Skipf("capture %s: %v", name, err)
+		t.Fatalf("capture %s: %v", name, err)
 	}
 	return b
 }

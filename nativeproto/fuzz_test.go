@@ -2,8 +2,6 @@ package nativeproto
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/chnative/chnative/columns"
@@ -11,12 +9,7 @@ import (
 
 func addCaptureSeeds(f *testing.F, names ...string) {
 	for _, n := range names {
-		for _, dir := range []string{captureDir, "/work/shared/reference/captures"} {
-			if b, err := os.ReadFile(filepath.Join(dir, n)); err == nil {
-				f.Add(b)
-				break
-			}
-		}
+		f.Add(capture(f, n))
 	}
 }
 

@@ -11,20 +11,17 @@ import (
 	"github.com/chnative/chnative/columns"
 )
 
-// captureDir holds the real server captures (shared/reference/captures).
-var captureDir = filepath.Join("..", "..", "shared", "reference", "captures")
+// captureDir holds byte captures of real servers (copied from the project's reference material).
+var captureDir = filepath.Join("testdata", "captures")
 
-// capture returns a golden capture, skipping the test when the reference tree is absent.
+// capture returns a golden capture.
 func capture(t testing.TB, name string) []byte {
 	t.Helper()
-	for _, dir := range []string{captureDir, "/work/shared/reference/captures"} {
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		if err == nil {
-			return b
-		}
+	b, err := os.ReadFile(filepath.Join(captureDir, name))
+	if err != nil {
+		t.Fatalf("capture %s: %v", name, err)
 	}
-	t.Skipf("capture %s not found", name)
-	return nil
+	return b
 }
 
 // unhex decodes hex with spaces and newlines; "quoted" runs are ASCII.
