@@ -2,7 +2,6 @@ package chnative
 
 import (
 	"context"
-	"database/sql/driver"
 	"fmt"
 	"regexp"
 	"strings"
@@ -43,18 +42,9 @@ func (c *conn) openInsert(ctx context.Context, query string) (*insertState, erro
 	if err := c.begin(); err != nil {
 		return nil, err
 	}
-	stop := c.watch(ctx)
-	if _, err := c.sendQuery(insertBody(query), optionsFrom(ctx, nil)); err != nil {
-		stop()
+	stop, err := c.start(ctx, insertBody(query), nil)
+	if err != nil {
 		return nil, err
-	}
-	if err := c.flush(); err != nil {
-		fired := stop()
-		c.markBad()
-		if fired {
-			return nil, ctx.Err()
-		}
-		return nil, errBadConnNoWrite
 	}
 	c.busy = true
 	for {
@@ -88,8 +78,6 @@ func (c *conn) openInsert(ctx context.Context, query string) (*insertState, erro
 	}
 }
 
-// errBadConnNoWrite is driver.ErrBadConn: nothing was written, so database/sql may retry.
-var errBadConnNoWrite = driver.ErrBadConn
 
 // append adds one row. A value that does not convert fails this row only: the columns keep the
 // rows appended before it.

@@ -29,18 +29,9 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 
 // query sends body and reads up to the header block.
 func (c *conn) query(ctx context.Context, body string, opts *queryOptions) (*rows, error) {
-	stop := c.watch(ctx)
-	if _, err := c.sendQuery(body, optionsFrom(ctx, opts)); err != nil {
-		stop()
+	stop, err := c.start(ctx, body, opts)
+	if err != nil {
 		return nil, err
-	}
-	if err := c.flush(); err != nil {
-		fired := stop()
-		c.markBad()
-		if fired {
-			return nil, ctx.Err()
-		}
-		return nil, driver.ErrBadConn // nothing reached the server: safe to retry
 	}
 	c.busy = true
 	r := &rows{c: c, ctx: ctx, stop: stop}
@@ -116,18 +107,9 @@ func (c *conn) insertRows(ctx context.Context, query string, rowsArgs [][]driver
 // exec sends body and reads to the end, discarding result blocks. For an INSERT whose data is in
 // the query text, it ends the (empty) client data when the server asks for it.
 func (c *conn) exec(ctx context.Context, query, body string, opts *queryOptions, args []driver.NamedValue) (driver.Result, error) {
-	stop := c.watch(ctx)
-	if _, err := c.sendQuery(body, optionsFrom(ctx, opts)); err != nil {
-		stop()
+	stop, err := c.start(ctx, body, opts)
+	if err != nil {
 		return nil, err
-	}
-	if err := c.flush(); err != nil {
-		fired := stop()
-		c.markBad()
-		if fired {
-			return nil, ctx.Err()
-		}
-		return nil, driver.ErrBadConn
 	}
 	insert := insertWantsData(query)
 	var written int64
@@ -268,4 +250,25 @@ func valuesAsSelect(query string) (string, bool) {
 		n++
 	}
 	return b.String(), n > 0
+}
+
+// start sends a query with the options of ctx and watches ctx until the returned stop is called.
+// When the packets cannot be written the connection is closed and the error is
+// driver.ErrBadConn, so database/sql retries on another connection: a query that did not reach
+// the server whole is not run (the server waits for the packet that ends it).
+func (c *conn) start(ctx context.Context, body string, opts *queryOptions) (stop func() bool, err error) {
+	stop = c.watch(ctx)
+	if _, err := c.sendQuery(body, optionsFrom(ctx, opts)); err != nil {
+		stop()
+		return nil, err
+	}
+	if err := c.flush(); err != nil {
+		fired := stop()
+		c.markBad()
+		if fired {
+			return nil, ctx.Err()
+		}
+		return nil, driver.ErrBadConn
+	}
+	return stop, nil
 }
