@@ -78,7 +78,6 @@ func (c *conn) openInsert(ctx context.Context, query string) (*insertState, erro
 	}
 }
 
-
 // append adds one row. A value that does not convert fails this row only: the columns keep the
 // rows appended before it.
 func (ins *insertState) append(vals []any) error {
