@@ -283,15 +283,7 @@ func (c *Dynamic) Truncate(n int) {
 	if n >= len(c.idx) {
 		return
 	}
-	counts := make([]int, len(c.cols))
-	for _, k := range c.idx[:n] {
-		if k != dynNull {
-			counts[k]++
-		}
-	}
-	for k, col := range c.cols {
-		col.Truncate(counts[k])
-	}
+	truncateTagged(c.idx[:n], dynNull, c.cols)
 	c.idx, c.offs = c.idx[:n], c.offs[:n]
 }
 

@@ -203,15 +203,7 @@ func (c *Variant) Truncate(n int) {
 	if n >= len(c.discr) {
 		return
 	}
-	counts := make([]int, len(c.vars))
-	for _, d := range c.discr[:n] {
-		if d != variantNull {
-			counts[d]++
-		}
-	}
-	for k, col := range c.vars {
-		col.Truncate(counts[k])
-	}
+	truncateTagged(c.discr[:n], variantNull, c.vars)
 	c.discr, c.offs = c.discr[:n], c.offs[:n]
 }
 
@@ -334,4 +326,18 @@ func newVariantFromNode(n *TypeNode) (Column, error) {
 		return nil, unsupported(n, "%s", err.(*UnsupportedTypeError).Reason)
 	}
 	return v, nil
+}
+
+// truncateTagged truncates each of cols to the number of rows of kept (per-row indexes into cols,
+// null for NULL rows) that belong to it.
+func truncateTagged[T uint8 | uint32](kept []T, null T, cols []Column) {
+	counts := make([]int, len(cols))
+	for _, k := range kept {
+		if k != null {
+			counts[k]++
+		}
+	}
+	for k, col := range cols {
+		col.Truncate(counts[k])
+	}
 }
