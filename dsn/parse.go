@@ -67,6 +67,11 @@ func isStaticKey(k string) bool {
 func Parse(s string) (*Config, error) {
 	var p parser
 	c, err := p.parse(s)
+	if err == nil {
+		// What Parse accepts must also pass Validate (and so format and parse back): for
+		// example an IPv6 zone holding brackets parses as an address but cannot be written.
+		err = c.Validate()
+	}
 	if err != nil {
 		if e, ok := err.(*Error); ok && p.redact {
 			e.Value = ""
