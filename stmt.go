@@ -15,6 +15,12 @@ type stmt struct {
 	insert bool
 	ins    *insertState
 	closed bool
+
+	// For a batched insert: valuesTail is the text after VALUES when its placeholders map
+	// arguments to columns and rows other than one row in order ("($2, $1)", "(?, ?), (?, ?)");
+	// "" otherwise. vals is reused by every Exec.
+	valuesTail string
+	vals       []any
 }
 
 // PrepareContext prepares query. Inside a transaction an INSERT starts a batched insert at once.
@@ -23,6 +29,11 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 		return nil, err
 	}
 	s := &stmt{c: c, query: query}
+	if tail, ok := insertValuesData(query); ok && strings.TrimSpace(tail) != "" {
+		if tuples, _, ok := placeholderRows(tail); !ok || tuples > 1 {
+			s.valuesTail = tail
+		}
+	}
 	if isInsert(query) && !hasPlaceholders(query) || isInsert(query) && c.inTx {
 		s.insert = true
 		if c.inTx {
@@ -85,22 +96,29 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 		}
 		s.ins = ins
 	}
-	// VALUES (?, ?), (?, ?) or ($2, $1) decide which argument goes to which column and row;
-	// without a VALUES list the arguments are one row in column order.
-	rowsArgs := [][]driver.NamedValue{args}
-	if tail, ok := insertValuesData(s.query); ok && strings.TrimSpace(tail) != "" {
-		if split, ok := splitInsertArgs(tail, args); ok {
-			rowsArgs = split
+	if s.valuesTail == "" {
+		// One row, arguments in column order: the common case, without allocation.
+		s.vals = s.vals[:0]
+		for _, a := range args {
+			s.vals = append(s.vals, a.Value)
 		}
+		if err := s.ins.append(s.vals); err != nil {
+			return nil, err
+		}
+		return driver.RowsAffected(1), nil
 	}
-	vals := make([]any, 0, len(args))
+	// VALUES (?, ?), (?, ?) or ($2, $1) decide which argument goes to which column and row.
+	rowsArgs, ok := splitInsertArgs(s.valuesTail, args)
+	if !ok {
+		rowsArgs = [][]driver.NamedValue{args}
+	}
 	start, sent := s.ins.block.Rows(), s.ins.sent
 	for _, row := range rowsArgs {
-		vals = vals[:0]
+		s.vals = s.vals[:0]
 		for _, a := range row {
-			vals = append(vals, a.Value)
+			s.vals = append(s.vals, a.Value)
 		}
-		if err := s.ins.append(vals); err != nil {
+		if err := s.ins.append(s.vals); err != nil {
 			if s.ins.sent == sent {
 				// The Exec fails whole: drop the rows of its earlier tuples too.
 				for i := 0; i < s.ins.block.NumColumns(); i++ {
