@@ -457,20 +457,7 @@ func quotedText(v any, depth int) (string, error) {
 		if rv.Type().Elem().Kind() == reflect.Uint8 {
 			return formatLiteral(v, depth)
 		}
-		var sb strings.Builder
-		sb.WriteByte('[')
-		for i := 0; i < rv.Len(); i++ {
-			if i > 0 {
-				sb.WriteByte(',')
-			}
-			s, err := quotedText(rv.Index(i).Interface(), depth+1)
-			if err != nil {
-				return "", err
-			}
-			sb.WriteString(s)
-		}
-		sb.WriteByte(']')
-		return sb.String(), nil
+		return listOf(rv, depth, quotedText, ",")
 	case reflect.Map:
 		lits, err := mapEntries(rv, depth, quotedText)
 		if err != nil {
@@ -652,20 +639,7 @@ func formatLiteral(v any, depth int) (string, error) {
 			reflect.Copy(reflect.ValueOf(b), rv)
 			return quoteLiteral(string(b)), nil
 		}
-		var sb strings.Builder
-		sb.WriteByte('[')
-		for i := 0; i < rv.Len(); i++ {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			s, err := formatLiteral(rv.Index(i).Interface(), depth+1)
-			if err != nil {
-				return "", err
-			}
-			sb.WriteString(s)
-		}
-		sb.WriteByte(']')
-		return sb.String(), nil
+		return listOf(rv, depth, formatLiteral, ", ")
 	case reflect.Map:
 		lits, err := mapEntries(rv, depth, formatLiteral)
 		if err != nil {
@@ -823,4 +797,22 @@ func mapEntries(rv reflect.Value, depth int, format func(any, int) (string, erro
 	}
 	sort.Slice(lits, func(a, b int) bool { return lits[a][0] < lits[b][0] })
 	return lits, nil
+}
+
+// listOf renders the elements of the slice or array rv with format as "[e1<sep>e2...]".
+func listOf(rv reflect.Value, depth int, format func(any, int) (string, error), sep string) (string, error) {
+	var sb strings.Builder
+	sb.WriteByte('[')
+	for i := 0; i < rv.Len(); i++ {
+		if i > 0 {
+			sb.WriteString(sep)
+		}
+		s, err := format(rv.Index(i).Interface(), depth+1)
+		if err != nil {
+			return "", err
+		}
+		sb.WriteString(s)
+	}
+	sb.WriteByte(']')
+	return sb.String(), nil
 }
