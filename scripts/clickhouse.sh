@@ -6,6 +6,8 @@
 #   scripts/clickhouse.sh env      print shell `export` lines (DSNs, ports)
 #   scripts/clickhouse.sh status   exit 0 if the server is running and healthy
 #   scripts/clickhouse.sh stop     stop the server and remove its state dir
+#   scripts/clickhouse.sh restart  stop the server process (SIGTERM) and start it again on
+#                                  the same ports with the same data (fault tests)
 #
 # Only the DSN (start, dsn) or the export lines (env) go to stdout; everything
 # else goes to stderr, so `DSN=$(scripts/clickhouse.sh start)` works.
@@ -392,6 +394,48 @@ cmd_status() {
 	return 1
 }
 
+cmd_restart() {
+	# Same ports, same data, same config: only the process is new. Clients holding
+	# connections see them closed; new connections go to the new process.
+	with_lock
+	read_state && pid_alive "$PID" || die "not running (run: scripts/clickhouse.sh start)"
+	local old="$PID" pid i
+	log "restarting clickhouse-server (pid $old)"
+	kill -TERM "$old" 2>/dev/null || true
+	for ((i = 0; i < 300; i++)); do
+		pid_alive "$old" || break
+		sleep 0.1
+	done
+	if pid_alive "$old"; then
+		log "still running after 30s; sending SIGKILL"
+		kill -KILL "$old" 2>/dev/null || true
+		sleep 0.5
+	fi
+	# The old process may leave its listening sockets in TIME_WAIT; the server sets
+	# SO_REUSEADDR, so binding the same ports again works at once. Retry a few times
+	# in case the kernel has not released them yet.
+	for ((i = 0; i < 25; i++)); do
+		setsid "$SERVER_BIN" --config-file="$STATE_DIR/config.xml" \
+			</dev/null >>"$STATE_DIR/log/stdout.log" 2>&1 9>&- &
+		pid=$!
+		echo "$pid" >"$STATE_DIR/pid"
+		local j
+		for ((j = 0; j < START_TIMEOUT * 5; j++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			if healthy; then
+				log "restarted: pid $pid"
+				dsn
+				return 0
+			fi
+			sleep 0.2
+		done
+		kill -KILL "$pid" 2>/dev/null || true
+		log "restart attempt $((i + 1)) failed; retrying"
+		sleep 0.4
+	done
+	die "could not restart clickhouse-server on the same ports (logs in $STATE_DIR/log)"
+}
+
 cmd_stop() {
 	with_lock
 	stop_server
@@ -401,11 +445,12 @@ cmd_stop() {
 case "${1:-}" in
 start) cmd_start ;;
 stop) cmd_stop ;;
+restart) cmd_restart ;;
 status) cmd_status ;;
 dsn) cmd_dsn ;;
 env) cmd_env ;;
 *)
-	echo "usage: $0 start|stop|status|dsn|env" >&2
+	echo "usage: $0 start|stop|restart|status|dsn|env" >&2
 	exit 2
 	;;
 esac
