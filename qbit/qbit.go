@@ -3,6 +3,8 @@ package qbit
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
+	"sync"
 	"unsafe"
 )
 
@@ -152,13 +154,45 @@ func newGeometry(op string, vlen, blen, dim, w int) geometry {
 // rows*B bytes apart in the body (a multiple of 4 KiB for common shapes, so
 // they alias in the caches and the TLB), out of the transpose itself.
 
+// stage is the scratch of one encode or decode call: the staging words and the 64-element
+// chunk buffer (which escapes to the heap, since it is handed to a kernel through a func value).
+type stage[T any] struct {
+	st  []uint64
+	buf [64]T
+}
+
+// stagePools keep stages between calls, one pool per element width (8, 16, 32, 64 bits; the
+// element type is fixed by the width): a per-row caller, one vector at a time, would otherwise
+// allocate a few KiB per vector.
+var stagePools [4]sync.Pool
+
+// getStage returns a stage with n staging words from the pool for width w. Its contents are
+// stale: encode clears the chunk buffer, and both write every staging word they read.
+func getStage[T any](w, n int) *stage[T] {
+	p := &stagePools[bits.TrailingZeros(uint(w))-3]
+	s, ok := p.Get().(*stage[T])
+	if !ok {
+		s = new(stage[T])
+	}
+	if cap(s.st) < n {
+		s.st = make([]uint64, n)
+	}
+	s.st = s.st[:n]
+	return s
+}
+
+// putStage returns s to the pool for width w.
+func putStage[T any](w int, s *stage[T]) { stagePools[bits.TrailingZeros(uint(w))-3].Put(s) }
+
 func encode[T any](dst []byte, src []T, dim, w int, kern func(e []T, o []uint64)) {
 	g := newGeometry("transpose", len(src), len(dst), dim, w)
 	if g.rows == 0 {
 		return
 	}
-	st := make([]uint64, g.chunks*w)
-	var buf [64]T
+	sp := getStage[T](w, g.chunks*w)
+	defer putStage(w, sp)
+	st, buf := sp.st, &sp.buf
+	clear(buf[:]) // padding slots between and after elements must be zero
 	b := g.b
 	for r0 := 0; r0 < g.rows; r0 += g.block {
 		n := min(g.block, g.rows-r0)
@@ -232,8 +266,9 @@ func decode[T any](dst []T, src []byte, dim, w int, kern func(o []uint64, e []T)
 	if g.rows == 0 {
 		return
 	}
-	st := make([]uint64, g.chunks*w)
-	var buf [64]T
+	sp := getStage[T](w, g.chunks*w)
+	defer putStage(w, sp)
+	st, buf := sp.st, &sp.buf
 	b := g.b
 	for r0 := 0; r0 < g.rows; r0 += g.block {
 		n := min(g.block, g.rows-r0)

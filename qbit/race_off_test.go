@@ -1,0 +1,5 @@
+//go:build !race
+
+package qbit
+
+const raceEnabled = false
