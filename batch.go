@@ -33,7 +33,8 @@ type Conn interface {
 // Batch is an open native INSERT: append rows into its typed columns, then Send. Blocks go out
 // every max_block_size rows appended through Append, or when Flush is called.
 type Batch struct {
-	ins *insertState
+	ins  *insertState
+	plan *structAppendPlan // the struct mapping of the last AppendStructs
 }
 
 // PrepareBatch starts an insert (see Conn).
@@ -58,8 +59,11 @@ func (b *Batch) Column(i int) columns.Column { return b.ins.block.Column(i) }
 // Block returns the block being filled.
 func (b *Batch) Block() *nativeproto.Block { return b.ins.block }
 
-// Append appends one row, converting each value to its column's type. A value that does not
-// convert fails this call only; rows appended before stay.
+// Append appends one row, converting each value to its column's type (a value of the column's own
+// Go type, such as uint64 for UInt64 or string for String, is appended without conversion). A
+// value that does not convert fails this call only, with a *ColumnError naming the column and the
+// row; rows appended before stay. Passing values as ...any boxes them in the caller, usually one
+// allocation per number or string: Column(i) typed appends and AppendStructs make none per row.
 func (b *Batch) Append(values ...any) error { return b.ins.append(values) }
 
 // Rows returns the number of rows buffered and not yet sent.

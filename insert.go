@@ -2,10 +2,12 @@ package chnative
 
 import (
 	"context"
+	"database/sql/driver"
 	"fmt"
 	"regexp"
 	"strings"
 
+	"github.com/chnative/chnative/columns"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -88,19 +90,113 @@ func (ins *insertState) append(vals []any) error {
 	if len(vals) != b.NumColumns() {
 		return fmt.Errorf("chnative: insert into %d columns got %d values", b.NumColumns(), len(vals))
 	}
-	n := b.Rows()
 	for i, v := range vals {
-		if err := b.Column(i).AppendValue(v); err != nil {
-			for j := 0; j < i; j++ {
-				b.Column(j).Truncate(n)
-			}
-			return &ColumnError{Column: b.Name(i), Type: b.Type(i), Err: err}
+		if err := appendValue(b.Column(i), v); err != nil {
+			return ins.rowError(i, err)
 		}
 	}
 	if b.Rows() >= ins.maxRows {
 		return ins.sendBlock()
 	}
 	return nil
+}
+
+// appendNamed is append for the arguments of a prepared statement's Exec.
+func (ins *insertState) appendNamed(args []driver.NamedValue) error {
+	if ins.done {
+		return ErrClosed
+	}
+	b := ins.block
+	if len(args) != b.NumColumns() {
+		return fmt.Errorf("chnative: insert into %d columns got %d values", b.NumColumns(), len(args))
+	}
+	for i := range args {
+		if err := appendValue(b.Column(i), args[i].Value); err != nil {
+			return ins.rowError(i, err)
+		}
+	}
+	if b.Rows() >= ins.maxRows {
+		return ins.sendBlock()
+	}
+	return nil
+}
+
+// rowError drops the values columns [0, i) took for the failed row (column i took none) and
+// returns the error naming column i and the row's number in the insert.
+func (ins *insertState) rowError(i int, err error) error {
+	b := ins.block
+	n := b.Column(i).Rows()
+	for j := 0; j < i; j++ {
+		b.Column(j).Truncate(n)
+	}
+	return &ColumnError{Column: b.Name(i), Type: b.Type(i), Row: ins.sent + n, Err: err}
+}
+
+// appendValue appends v to col. The exact Go type of the common columns (uint64 to UInt64, string
+// to String, ...) is appended without conversion; anything else goes through AppendValue.
+func appendValue(col columns.Column, v any) error {
+	switch c := col.(type) {
+	case *columns.UInt64:
+		if x, ok := v.(uint64); ok {
+			c.Append(x)
+			return nil
+		}
+	case *columns.Int64:
+		if x, ok := v.(int64); ok {
+			c.Append(x)
+			return nil
+		}
+	case *columns.Float64:
+		if x, ok := v.(float64); ok {
+			c.Append(x)
+			return nil
+		}
+	case *columns.String:
+		switch x := v.(type) {
+		case string:
+			c.Append(x)
+			return nil
+		case []byte:
+			c.AppendBytes(x)
+			return nil
+		}
+	case *columns.UInt32:
+		if x, ok := v.(uint32); ok {
+			c.Append(x)
+			return nil
+		}
+	case *columns.Int32:
+		if x, ok := v.(int32); ok {
+			c.Append(x)
+			return nil
+		}
+	case *columns.UInt8:
+		if x, ok := v.(uint8); ok {
+			c.Append(x)
+			return nil
+		}
+	case *columns.UInt16:
+		if x, ok := v.(uint16); ok {
+			c.Append(x)
+			return nil
+		}
+	case *columns.Int8:
+		if x, ok := v.(int8); ok {
+			c.Append(x)
+			return nil
+		}
+	case *columns.Int16:
+		if x, ok := v.(int16); ok {
+			c.Append(x)
+			return nil
+		}
+	case *columns.Float32:
+		if x, ok := v.(float32); ok {
+			c.Append(x)
+			return nil
+		}
+	}
+	return col.AppendValue(v)
 }
 
 // sendBlock sends the buffered rows as one Data block.
@@ -110,7 +206,7 @@ func (ins *insertState) sendBlock() error {
 		return nil
 	}
 	c := ins.c
-	if err := c.pw.WriteData("", b); err != nil {
+	if err := c.pw.WriteDataBorrowed("", b); err != nil {
 		return err
 	}
 	if err := c.flush(); err != nil {
@@ -182,11 +278,12 @@ func (ins *insertState) abort() {
 type ColumnError struct {
 	Column string
 	Type   string
+	Row    int // the row's number in the insert (or the call), from 0
 	Err    error
 }
 
 func (e *ColumnError) Error() string {
-	return fmt.Sprintf("chnative: column %s (%s): %v", e.Column, e.Type, e.Err)
+	return fmt.Sprintf("chnative: column %s (%s), row %d: %v", e.Column, e.Type, e.Row, e.Err)
 }
 
 func (e *ColumnError) Unwrap() error { return e.Err }

@@ -23,6 +23,7 @@ type rows struct {
 	block  *nativeproto.Block
 	row    int // the next row of block to read
 	cur    int // the current row, after advance
+	nrows  int // rows of block
 	names  []string
 	types  []string
 	done   bool
@@ -30,7 +31,8 @@ type rows struct {
 
 	totals, extremes *nativeproto.Block
 
-	box boxer // values boxed a window at a time for Next
+	box  boxer       // values boxed a window at a time for Next
+	scan textWindows // strings for ScanColumn (Go 1.27), a window at a time
 }
 
 // readHeader reads up to the first Data block, which names the result's columns.
@@ -74,6 +76,8 @@ func (r *rows) keep(ev event) {
 // prepare sets per-block column properties (the server time zone of zone-less DateTime).
 func (r *rows) prepare(b *nativeproto.Block) {
 	r.box.reset()
+	r.scan.reset()
+	r.nrows = b.Rows()
 	for i := 0; i < b.NumColumns(); i++ {
 		setLocation(b.Column(i), r.c.loc)
 	}
@@ -104,20 +108,27 @@ func (r *rows) finish(err error) error {
 // Columns returns the column names.
 func (r *rows) Columns() []string { return r.names }
 
-// Next copies the next row into dest.
+// Next copies the next row into dest. The values are boxed a window of rows at a time (see
+// boxer); they belong to the caller and are never changed afterwards.
 func (r *rows) Next(dest []driver.Value) error {
+	if row := r.row; row < r.box.hi {
+		// The row is in the boxed window of the current block.
+		r.cur, r.row = row, row+1
+		r.box.row(dest, r.block, row)
+		return nil
+	}
 	if err := r.advance(); err != nil {
 		return err
 	}
-	b := r.block
-	r.box.row(dest, b.Column, b.Rows(), r.cur)
+	r.box.fill(r.block, r.cur, min(r.cur+boxWindow, r.nrows))
+	r.box.row(dest, r.block, r.cur)
 	return nil
 }
 
 // advance moves to the next row, decoding the next block when the current one is used up; r.cur
 // is then the row's index in r.block.
 func (r *rows) advance() error {
-	for r.block == nil || r.row >= r.block.Rows() {
+	for r.block == nil || r.row >= r.nrows {
 		if r.done {
 			if r.err != nil {
 				return r.err
@@ -167,6 +178,8 @@ func driverValue(v any) any {
 
 // Close ends the result: an unfinished query is cancelled and drained.
 func (r *rows) Close() error {
+	r.box.reset()
+	r.nrows = 0
 	if r.done {
 		return nil
 	}

@@ -1,26 +1,70 @@
 package chnative
 
 import (
+	"bytes"
 	"database/sql/driver"
 	"time"
 	"unsafe"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/nativeproto"
 )
 
 // Boxing values for database/sql. Before Go 1.27 every value Rows.Next hands over is an interface,
 // and converting a number, string or time to one allocates each time. boxer instead copies a
-// window of a column's values into one fresh slice and makes interfaces that point into it: one
-// allocation per window instead of one per value. The copies are never written again, so values
-// a caller keeps (scanned into *any) stay valid; a kept value keeps its window alive.
+// window of rows (every column's values, and the strings' bytes) into fresh memory and makes
+// interfaces that point into it: no allocation per value, and one per several windows (slabs are
+// carved from shared chunks). Each string handed out points into its window's copy of the text.
+//
+// Ownership: the copies belong to the values handed out and are never written again, so values a
+// caller keeps (scanned into *any or *string) stay valid and unchanged for as long as the caller
+// keeps them, after further Next calls, Close and reuse of the connection. A kept value keeps the
+// memory its window was carved from alive: one slabChunk (64 KiB) shared by several windows, or
+// a window of its own when that is larger (a window holds at most boxWindow rows and, per String
+// column, about windowBytes of text or one longer string).
 
 // boxWindow is how many rows are boxed at once.
 const boxWindow = 256
 
+// windowBytes bounds the text of one String column copied per window (a window always holds at
+// least one row), and so the memory a single kept string can hold on to.
+const windowBytes = 64 << 10
+
+// boxCol is one column's boxed window: value j of the window is the interface (typ, data+j*size).
+type boxCol struct {
+	typ  unsafe.Pointer // type word; nil: the column's values are boxed one at a time by Value
+	data unsafe.Pointer // the window's fresh copy (never written after fill)
+	size uintptr        // element size of the copy
+}
+
 // boxer holds the boxed values of the current window of rows, per column.
 type boxer struct {
-	lo, hi int     // the window: rows [lo, hi) of the current block
-	vals   [][]any // per column; nil for columns boxed one value at a time
+	lo, hi int // the window: rows [lo, hi) of the current block; hi = 0 when there is none
+	cols   []boxCol
+	plan   []slabPlan
+	chunk  []uint64 // the unused rest of the current slab chunk (see carve)
+}
+
+// slabChunk is the size of the pointer-free chunks slabs are carved from: one allocation serves
+// several windows. A carved slab is never handed out again, so values stay immutable; a kept value
+// keeps its chunk (at most slabChunk bytes, or one larger window) alive.
+const slabChunk = 64 << 10
+
+// carve returns size bytes (8-byte aligned, zeroed, never used before) of pointer-free memory.
+func (bx *boxer) carve(size uintptr) unsafe.Pointer {
+	if size == 0 {
+		return nil
+	}
+	words := int((size + 7) / 8)
+	if words > len(bx.chunk) {
+		if words > slabChunk/8/2 {
+			return unsafe.Pointer(unsafe.SliceData(make([]uint64, words)))
+		}
+		bx.chunk = make([]uint64, slabChunk/8)
+	}
+	p := unsafe.Pointer(unsafe.SliceData(bx.chunk))
+	bx.chunk = bx.chunk[words:]
+	return p
 }
 
 // reset forgets the window: the block was decoded again.
@@ -53,89 +97,278 @@ var (
 	typeTime    = typeWord[time.Time]()
 )
 
-// boxSlice fills dst with interfaces of type typ pointing at the elements of vals, which the
-// caller must never modify afterwards.
-func boxSlice[T any](dst []any, typ unsafe.Pointer, vals []T) {
-	for j := range vals {
-		e := (*eface)(unsafe.Pointer(&dst[j]))
-		e.typ = typ
-		e.data = unsafe.Pointer(&vals[j])
-	}
+// The window's copies of fixed-width numbers and strings share one allocation of pointer-free
+// memory (a "slab"), so boxing a window costs one allocation and no write barriers: the string
+// headers in it point only into the slab's own text, which the garbage collector need not see,
+// because anything that reaches a header or a string also reaches the slab (Go's heap objects
+// never move). DateTime values hold a *time.Location and get an ordinary []time.Time.
+
+// slabPlan is where one column's values go in the slab.
+type slabPlan struct {
+	off, size uintptr // offset of the column's values, element size; 0 size: not in the slab
+	textOff   uintptr // String columns: offset of the text
+	textStart int     // String columns: arena offset of the window's first byte
 }
 
-// boxFixed boxes copies of vals[lo:hi].
-func boxFixed[T columns.FixedNum](dst []any, typ unsafe.Pointer, vals []T) {
-	boxSlice(dst, typ, append([]T(nil), vals...))
-}
-
-// fill boxes rows [lo, hi) of every column it has a fast path for.
-func (bx *boxer) fill(cols func(i int) columns.Column, ncols, lo, hi int) {
-	bx.lo, bx.hi = lo, hi
-	if len(bx.vals) < ncols {
-		bx.vals = make([][]any, ncols)
+// fill boxes rows [lo, hi) (hi possibly lowered to bound string windows) of every column it has a
+// fast path for.
+func (bx *boxer) fill(b *nativeproto.Block, lo, hi int) {
+	ncols := b.NumColumns()
+	if cap(bx.cols) < ncols {
+		bx.cols = make([]boxCol, ncols)
+		bx.plan = make([]slabPlan, ncols)
 	}
-	n := hi - lo
+	bx.cols, bx.plan = bx.cols[:ncols], bx.plan[:ncols]
 	for i := 0; i < ncols; i++ {
-		dst := bx.vals[i]
-		if cap(dst) < boxWindow {
-			dst = make([]any, boxWindow)
+		if c, ok := b.Column(i).(*columns.String); ok {
+			_, ends := c.Data()
+			hi = stringsEnd(ends, lo, hi)
 		}
-		dst = dst[:n]
-		ok := true
-		switch c := cols(i).(type) {
+	}
+	bx.lo, bx.hi = lo, hi
+	n := uintptr(hi - lo)
+
+	// Lay out the slab: each column's values (8-byte aligned), then each String column's text.
+	var size uintptr
+	for i := range bx.plan {
+		p := &bx.plan[i]
+		*p = slabPlan{}
+		var typ unsafe.Pointer
+		switch b.Column(i).(type) {
 		case *columns.UInt8:
-			boxFixed(dst, typeUint8, c.Values()[lo:hi])
+			typ, p.size = typeUint8, 1
 		case *columns.UInt16:
-			boxFixed(dst, typeUint16, c.Values()[lo:hi])
+			typ, p.size = typeUint16, 2
 		case *columns.UInt32:
-			boxFixed(dst, typeUint32, c.Values()[lo:hi])
+			typ, p.size = typeUint32, 4
 		case *columns.UInt64:
-			boxFixed(dst, typeUint64, c.Values()[lo:hi])
+			typ, p.size = typeUint64, 8
 		case *columns.Int8:
-			boxFixed(dst, typeInt8, c.Values()[lo:hi])
+			typ, p.size = typeInt8, 1
 		case *columns.Int16:
-			boxFixed(dst, typeInt16, c.Values()[lo:hi])
+			typ, p.size = typeInt16, 2
 		case *columns.Int32:
-			boxFixed(dst, typeInt32, c.Values()[lo:hi])
+			typ, p.size = typeInt32, 4
 		case *columns.Int64:
-			boxFixed(dst, typeInt64, c.Values()[lo:hi])
+			typ, p.size = typeInt64, 8
 		case *columns.Float32:
-			boxFixed(dst, typeFloat32, c.Values()[lo:hi])
+			typ, p.size = typeFloat32, 4
 		case *columns.Float64:
-			boxFixed(dst, typeFloat64, c.Values()[lo:hi])
+			typ, p.size = typeFloat64, 8
 		case *columns.String:
-			s := make([]string, n)
-			for j := range s {
-				s[j] = c.String(lo + j)
+			typ, p.size = typeString, unsafe.Sizeof("")
+		}
+		bx.cols[i] = boxCol{typ: typ, size: p.size}
+		if p.size != 0 {
+			p.off = size
+			size = (size + n*p.size + 7) &^ 7
+		}
+	}
+	for i := range bx.plan {
+		if c, ok := b.Column(i).(*columns.String); ok {
+			p := &bx.plan[i]
+			_, ends := c.Data()
+			if lo > 0 {
+				p.textStart = ends[lo-1]
 			}
-			boxSlice(dst, typeString, s)
+			p.textOff = size
+			size += uintptr(ends[hi-1] - p.textStart)
+		}
+	}
+	slab := bx.carve(size)
+
+	for i := range bx.cols {
+		bc, p := &bx.cols[i], &bx.plan[i]
+		if p.size != 0 {
+			bc.data = unsafe.Add(slab, p.off)
+		}
+		switch c := b.Column(i).(type) {
+		case *columns.UInt8:
+			copySlab(bc.data, c.Values()[lo:hi])
+		case *columns.UInt16:
+			copySlab(bc.data, c.Values()[lo:hi])
+		case *columns.UInt32:
+			copySlab(bc.data, c.Values()[lo:hi])
+		case *columns.UInt64:
+			copySlab(bc.data, c.Values()[lo:hi])
+		case *columns.Int8:
+			copySlab(bc.data, c.Values()[lo:hi])
+		case *columns.Int16:
+			copySlab(bc.data, c.Values()[lo:hi])
+		case *columns.Int32:
+			copySlab(bc.data, c.Values()[lo:hi])
+		case *columns.Int64:
+			copySlab(bc.data, c.Values()[lo:hi])
+		case *columns.Float32:
+			copySlab(bc.data, c.Values()[lo:hi])
+		case *columns.Float64:
+			copySlab(bc.data, c.Values()[lo:hi])
+		case *columns.String:
+			arena, ends := c.Data()
+			if ends[hi-1] == p.textStart {
+				break // only empty strings: the zeroed headers are ""
+			}
+			text := unsafe.Add(slab, p.textOff)
+			copySlab(text, arena[p.textStart:ends[hi-1]])
+			// Headers as plain words: no write barrier, and none needed (see above).
+			hdr := unsafe.Slice((*[2]uintptr)(bc.data), n)
+			prev := p.textStart
+			for j := range hdr {
+				e := ends[lo+j]
+				if e > prev {
+					hdr[j] = [2]uintptr{uintptr(text) + uintptr(prev-p.textStart), uintptr(e - prev)}
+				}
+				prev = e
+			}
 		case *columns.DateTime:
 			ts := make([]time.Time, n)
 			for j := range ts {
 				ts[j] = c.Time(lo + j)
 			}
-			boxSlice(dst, typeTime, ts)
-		default:
-			ok = false
-		}
-		if ok {
-			bx.vals[i] = dst
-		} else {
-			bx.vals[i] = nil
+			*bc = boxCol{typ: typeTime, data: unsafe.Pointer(unsafe.SliceData(ts)), size: unsafe.Sizeof(time.Time{})}
 		}
 	}
 }
 
-// row copies row (an index in the current block) into dest, boxing a new window when needed.
-func (bx *boxer) row(dest []driver.Value, cols func(i int) columns.Column, rows, row int) {
-	if row < bx.lo || row >= bx.hi {
-		bx.fill(cols, len(dest), row, min(row+boxWindow, rows))
+// copySlab copies vals to dst, in the slab.
+func copySlab[T columns.FixedNum](dst unsafe.Pointer, vals []T) {
+	if len(vals) > 0 {
+		copy(unsafe.Slice((*T)(dst), len(vals)), vals)
 	}
-	for i := range dest {
-		if v := bx.vals[i]; v != nil {
-			dest[i] = v[row-bx.lo]
+}
+
+// row copies row (an index in the current block, inside the window) into dest.
+func (bx *boxer) row(dest []driver.Value, b *nativeproto.Block, row int) {
+	k := uintptr(row - bx.lo)
+	cols := bx.cols[:len(dest)]
+	for i := range cols {
+		c := &cols[i]
+		if c.typ != nil {
+			// dest is database/sql's, reused row after row: its type word is usually already
+			// right, and writing only the data word halves the write barriers.
+			e := (*eface)(unsafe.Pointer(&dest[i]))
+			if e.typ != c.typ {
+				e.typ = c.typ
+			}
+			e.data = unsafe.Add(c.data, k*c.size)
 		} else {
-			dest[i] = driverValue(cols(i).Value(row))
+			dest[i] = driverValue(b.Column(i).Value(row))
 		}
 	}
+}
+
+// textWindows gives out the strings of String columns for ScanColumn (Go 1.27) without an
+// allocation per value: per column, the text of a window of rows is copied once into a fresh
+// buffer, and the strings handed out point into it. As with boxer, the buffer is never written
+// again and belongs to the strings: a kept string keeps its chunk (slabChunk bytes shared by
+// several windows, or one larger window of its own) alive.
+type textWindows struct {
+	cols  []textWindow
+	chunk []byte // the unused rest of the current text chunk
+}
+
+type textWindow struct {
+	lo, hi int    // rows [lo, hi) of the column are in text; hi = 0 when there is none
+	start  int    // offset of text[0] in the column's arena
+	text   []byte // fresh copy, never written after fill
+}
+
+// reset forgets every window: the block was decoded again.
+func (tw *textWindows) reset() {
+	for i := range tw.cols {
+		tw.cols[i].hi = 0
+	}
+}
+
+func (tw *textWindows) col(i int) *textWindow {
+	if i >= len(tw.cols) {
+		tw.cols = append(tw.cols, make([]textWindow, i+1-len(tw.cols))...)
+	}
+	return &tw.cols[i]
+}
+
+// dictStr returns entry k of the String dictionary of a LowCardinality column, column i of the
+// current block, as an immutable string. The whole dictionary's text is copied once per block (a
+// kept string keeps that copy alive).
+func (tw *textWindows) dictStr(i int, dict *columns.String, k int) string {
+	w := tw.col(i)
+	arena, ends := dict.Data()
+	if w.hi == 0 {
+		w.lo, w.hi, w.start = 0, len(ends), 0
+		w.text = nil
+		if len(ends) > 0 {
+			w.text = bytes.Clone(arena[:ends[len(ends)-1]])
+		}
+	}
+	s := 0
+	if k > 0 {
+		s = ends[k-1]
+	}
+	if ends[k] == s {
+		return ""
+	}
+	return unsafe.String(&w.text[s], ends[k]-s)
+}
+
+// str returns row of c, column i of the current block, as an immutable string.
+func (tw *textWindows) str(i int, c *columns.String, row int) string {
+	w := tw.col(i)
+	_, ends := c.Data()
+	if row < w.lo || row >= w.hi {
+		w.fill(tw, c, row)
+	}
+	s := 0
+	if row > 0 {
+		s = ends[row-1]
+	}
+	e := ends[row]
+	if e == s {
+		return ""
+	}
+	return unsafe.String(&w.text[s-w.start], e-s)
+}
+
+func (w *textWindow) fill(tw *textWindows, c *columns.String, row int) {
+	arena, ends := c.Data()
+	hi := stringsEnd(ends, row, min(row+boxWindow, len(ends)))
+	start := 0
+	if row > 0 {
+		start = ends[row-1]
+	}
+	w.lo, w.hi, w.start = row, hi, start
+	src := arena[start:ends[hi-1]]
+	// Carved from a shared chunk (one allocation for several windows; never handed out twice).
+	if len(src) > len(tw.chunk) {
+		if len(src) > slabChunk/2 {
+			w.text = bytes.Clone(src)
+			return
+		}
+		tw.chunk = make([]byte, slabChunk)
+	}
+	n := copy(tw.chunk, src)
+	w.text = tw.chunk[:n:n]
+	tw.chunk = tw.chunk[n:]
+}
+
+// stringsEnd returns the end (exclusive) of the longest window of rows [lo, hi) whose text in
+// ends fits windowBytes, and at least lo+1.
+func stringsEnd(ends []int, lo, hi int) int {
+	start := 0
+	if lo > 0 {
+		start = ends[lo-1]
+	}
+	if ends[hi-1]-start <= windowBytes {
+		return hi
+	}
+	// The largest e in [lo+1, hi] with ends[e-1]-start <= windowBytes, or lo+1.
+	a, b := lo+1, hi
+	for a < b {
+		m := int(uint(a+b+1) >> 1)
+		if ends[m-1]-start <= windowBytes {
+			a = m
+		} else {
+			b = m - 1
+		}
+	}
+	return a
 }

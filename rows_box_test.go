@@ -1,9 +1,14 @@
 package chnative
 
 import (
+	"database/sql/driver"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/nativeproto"
 )
 
 // Values kept from Rows.Scan into *any stay intact after later rows and blocks are read: the
@@ -34,6 +39,130 @@ func TestScannedValuesSurviveLaterBlocks(t *testing.T) {
 		if r[0].(uint64) != uint64(i) || r[1].(string) != strconv.Itoa(i) ||
 			!r[2].(time.Time).Equal(time.Unix(int64(i), 0)) || r[3].(float32) != float32(i)/2 {
 			t.Fatalf("row %d kept as %v", i, r)
+		}
+	}
+}
+
+// benchBoxRows measures Next's boxing alone: every row of a block boxed into a reused dest.
+func benchBoxRows(b *testing.B, blk *nativeproto.Block) {
+	var bx boxer
+	dest := make([]driver.Value, blk.NumColumns())
+	n := blk.Rows()
+	b.ReportAllocs()
+	for b.Loop() {
+		bx.reset()
+		for row := 0; row < n; row++ {
+			if row >= bx.hi {
+				bx.fill(blk, row, min(row+boxWindow, n))
+			}
+			bx.row(dest, blk, row)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
+}
+
+func BenchmarkBoxRows(b *testing.B) {
+	const n = 65536
+	u := columns.NewFixed[uint64]("")
+	s := columns.NewString()
+	f := columns.NewFixed[float64]("")
+	for i := 0; i < n; i++ {
+		u.Append(uint64(i))
+		s.Append("name-" + strconv.Itoa(i%1000) + "-xxxxxx")
+		f.Append(float64(i) / 3)
+	}
+	b.Run("u64", func(b *testing.B) {
+		blk := nativeproto.NewBlock()
+		blk.Add("u", u)
+		benchBoxRows(b, blk)
+	})
+	b.Run("usf", func(b *testing.B) {
+		blk := nativeproto.NewBlock()
+		blk.Add("u", u)
+		blk.Add("s", s)
+		blk.Add("f", f)
+		benchBoxRows(b, blk)
+	})
+}
+
+// Strings scanned into *string and *any share per-window buffers instead of one allocation each:
+// they must stay intact after later Next calls, after Close, and after the connection is reused
+// for another query (whose blocks are decoded into the same column buffers). Long strings
+// (windows cut short by windowBytes) and empty strings are included.
+func TestScannedStringsStayIntact(t *testing.T) {
+	db := openDB(t)
+	db.SetMaxOpenConns(1)
+	want := func(i int) string {
+		switch {
+		case i%97 == 5:
+			return strings.Repeat("y", windowBytes/3+i-1)
+		case i%7 == 0:
+			return ""
+		}
+		return "s" + strconv.Itoa(i)
+	}
+	const n = 3000
+	query := "SELECT number, multiIf(number % 97 = 5, arrayStringConcat(arrayResize(emptyArrayString(), (" +
+		strconv.Itoa(windowBytes/3) + " + number) * (number % 97 = 5)), 'y'), number % 7 = 0, '', concat('s', toString(number))), " +
+		"toLowCardinality(concat('lc', toString(number % 37))) " +
+		"FROM system.numbers LIMIT " + strconv.Itoa(n) + " SETTINGS max_block_size = 700"
+	rows, err := db.Query(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var strs, lcs []string
+	var anys []any
+	var raws [][]byte
+	for rows.Next() {
+		var id uint64
+		var s, lc string
+		var a, alc any
+		if err := rows.Scan(&id, &s, &lc); err != nil {
+			t.Fatal(err)
+		}
+		if err := rows.Scan(&id, &a, &alc); err != nil {
+			t.Fatal(err)
+		}
+		var b []byte
+		if err := rows.Scan(&id, &b, &alc); err != nil {
+			t.Fatal(err)
+		}
+		if s != want(int(id)) || lc != "lc"+strconv.Itoa(int(id)%37) {
+			t.Fatalf("row %d: got %.20q %q", id, s, lc)
+		}
+		strs, lcs, anys, raws = append(strs, s), append(lcs, lc), append(anys, a), append(raws, b)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	rows.Close()
+	// A caller owns scanned []byte: writing to it changes no string.
+	for _, b := range raws {
+		for j := range b {
+			b[j] = '!'
+		}
+	}
+	// Reuse the connection: its column buffers are overwritten by other text.
+	other, err := db.Query("SELECT concat('overwrite-', toString(number)), number FROM system.numbers LIMIT 5000 SETTINGS max_block_size = 650")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for other.Next() {
+		var s string
+		var u uint64
+		if err := other.Scan(&s, &u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := other.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(strs) != n {
+		t.Fatalf("%d rows", len(strs))
+	}
+	for i := range strs {
+		if strs[i] != want(i) || anys[i].(string) != want(i) || lcs[i] != "lc"+strconv.Itoa(i%37) {
+			t.Fatalf("row %d changed: %.20q / %.20q", i, strs[i], anys[i])
 		}
 	}
 }

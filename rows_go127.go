@@ -17,7 +17,13 @@ import (
 var _ driver.RowsColumnScanner = (*rows)(nil)
 
 // NextRow advances to the next row.
-func (r *rows) NextRow() error { return r.advance() }
+func (r *rows) NextRow() error {
+	if row := r.row; row < r.nrows {
+		r.cur, r.row = row, row+1
+		return nil
+	}
+	return r.advance()
+}
 
 // ScanColumn copies column i of the current row into dest.
 func (r *rows) ScanColumn(sc driver.ScanContext, i int, dest any) error {
@@ -89,7 +95,8 @@ func (r *rows) ScanColumn(sc driver.ScanContext, i int, dest any) error {
 	case *columns.String:
 		switch d := dest.(type) {
 		case *string:
-			*d = c.String(row)
+			// Immutable: the text is copied a window at a time into a buffer never reused.
+			*d = r.scan.str(i, c, row)
 			return nil
 		case *[]byte:
 			*d = bytes.Clone(c.Bytes(row))
@@ -100,8 +107,8 @@ func (r *rows) ScanColumn(sc driver.ScanContext, i int, dest any) error {
 		}
 	case *columns.LowCardinality:
 		if d, ok := dest.(*string); ok && !c.IsNull(row) {
-			if _, isString := c.Dictionary().(*columns.String); isString {
-				*d = string(c.Bytes(row))
+			if dict, isString := c.Dictionary().(*columns.String); isString {
+				*d = r.scan.dictStr(i, dict, int(c.Indexes()[row]))
 				return nil
 			}
 		}

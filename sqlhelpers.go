@@ -166,13 +166,13 @@ func StreamBlocks[D SQLConn](ctx context.Context, db D, query string, args []any
 		for i := range vals {
 			ptrs[i] = &vals[i]
 		}
-		for r.Next() {
+		for row := 0; r.Next(); row++ {
 			if err := r.Scan(ptrs...); err != nil {
 				return err
 			}
 			for i, v := range vals {
 				if err := block.Column(i).AppendValue(v); err != nil {
-					return &ColumnError{Column: block.Name(i), Type: block.Type(i), Err: err}
+					return &ColumnError{Column: block.Name(i), Type: block.Type(i), Row: row, Err: err}
 				}
 			}
 			if block.Rows() >= size {

@@ -98,11 +98,7 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	}
 	if s.valuesTail == "" {
 		// One row, arguments in column order: the common case, without allocation.
-		s.vals = s.vals[:0]
-		for _, a := range args {
-			s.vals = append(s.vals, a.Value)
-		}
-		if err := s.ins.append(s.vals); err != nil {
+		if err := s.ins.appendNamed(args); err != nil {
 			return nil, err
 		}
 		return driver.RowsAffected(1), nil

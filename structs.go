@@ -1,10 +1,14 @@
 package chnative
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
+	"math/big"
+	"math/bits"
 	"reflect"
+	"runtime"
 	"strings"
 	"time"
 	"unsafe"
@@ -18,19 +22,53 @@ import (
 // then copied field by field from the typed columns, with no reflection per row for the common
 // types.
 
-// Select runs query on c and returns every row as a T.
+// Select runs query on c and returns every row as a T. Each block is copied straight into the
+// returned slice. Strings, []byte, slices and pointers in the rows point into memory allocated
+// for each block and never reused: they belong to the caller (a kept string keeps its block's
+// text alive).
 func Select[T any](ctx context.Context, c Conn, query string, args ...any) ([]T, error) {
-	var out []T
-	err := ScanStructs(ctx, c, query, args, func(rows []T) error {
-		out = append(out, rows...)
-		return nil
-	})
-	return out, err
+	// Blocks are read into chunks of their own size, joined once at the end: growing one slice
+	// block by block would copy and zero the rows read so far again and again.
+	var chunks [][]T
+	total := 0
+	err := scanStructs(ctx, c, query, args, func(n int) []T {
+		chunk := make([]T, n)
+		chunks = append(chunks, chunk)
+		total += n
+		return chunk
+	}, nil)
+	if err != nil || len(chunks) == 0 {
+		return nil, err
+	}
+	if len(chunks) == 1 {
+		return chunks[0], nil
+	}
+	out := make([]T, 0, total)
+	for i, ch := range chunks {
+		out = append(out, ch...)
+		chunks[i] = nil // let the chunk go as soon as it is copied
+	}
+	return out, nil
 }
 
 // ScanStructs runs query on c and calls fn with the rows of each block as a slice of T. The slice
-// is reused for the next block: copy what you keep.
+// is reused for the next block: copy the structs you keep. What the fields point to (strings,
+// []byte, slices, pointers) is allocated for each block and never reused, so copied structs stay
+// valid.
 func ScanStructs[T any](ctx context.Context, c Conn, query string, args []any, fn func([]T) error) error {
+	var buf []T
+	return scanStructs(ctx, c, query, args, func(n int) []T {
+		if cap(buf) < n {
+			buf = make([]T, n)
+		}
+		buf = buf[:n]
+		clear(buf)
+		return buf
+	}, fn)
+}
+
+// scanStructs reads each block into the zeroed n rows that rows returns, then calls fn (if any).
+func scanStructs[T any](ctx context.Context, c Conn, query string, args []any, rows func(n int) []T, fn func([]T) error) error {
 	t := reflect.TypeFor[T]()
 	if t.Kind() != reflect.Struct {
 		return fmt.Errorf("chnative: ScanStructs needs a struct type, not %v", t)
@@ -41,7 +79,6 @@ func ScanStructs[T any](ctx context.Context, c Conn, query string, args []any, f
 	}
 	defer blocks.Close()
 	var plan []fieldCopier
-	var buf []T
 	for blocks.Next() {
 		b := blocks.Block()
 		if plan == nil {
@@ -50,20 +87,21 @@ func ScanStructs[T any](ctx context.Context, c Conn, query string, args []any, f
 			}
 		}
 		n := b.Rows()
-		if cap(buf) < n {
-			buf = make([]T, n)
+		if n == 0 {
+			continue
 		}
-		buf = buf[:n]
-		clear(buf)
-		base := unsafe.Pointer(unsafe.SliceData(buf))
+		dst := rows(n)
+		base := unsafe.Pointer(unsafe.SliceData(dst))
 		size := t.Size()
 		for _, fc := range plan {
 			if err := fc.copy(b.Column(fc.col), base, size, n, fc.offset); err != nil {
 				return fmt.Errorf("chnative: column %s into field %s: %w", b.Name(fc.col), fc.field, err)
 			}
 		}
-		if err := fn(buf); err != nil {
-			return err
+		if fn != nil {
+			if err := fn(dst); err != nil {
+				return err
+			}
 		}
 	}
 	return blocks.Err()
@@ -74,7 +112,7 @@ type fieldCopier struct {
 	col    int
 	field  string
 	offset uintptr
-	copy   func(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error
+	copy   copyFn
 }
 
 func fieldKey(f reflect.StructField) string {
@@ -116,116 +154,362 @@ func planStruct(t reflect.Type, b *nativeproto.Block) ([]fieldCopier, error) {
 	return plan, nil
 }
 
-// fixedCopier copies a fixed-width column into fields of the same Go type.
-func fixedCopier[T columns.FixedNum]() func(columns.Column, unsafe.Pointer, uintptr, int, uintptr) error {
+// copyFn copies rows [0, n) of col into the field at offset off of n structs of size bytes at base.
+type copyFn = func(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error
+
+// fixedCopier copies a fixed-width column into fields of the same Go kind.
+func fixedCopier[T columns.FixedNum](vals func(columns.Column) []T) copyFn {
 	return func(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
-		vals := col.(*columns.Fixed[T]).Values()
-		for i := 0; i < n; i++ {
-			*(*T)(unsafe.Add(base, uintptr(i)*size+off)) = vals[i]
+		v := vals(col)[:n]
+		for i := range v {
+			*(*T)(unsafe.Add(base, uintptr(i)*size+off)) = v[i]
 		}
 		return nil
 	}
 }
 
-func copierFor(col columns.Column, ft reflect.Type) func(columns.Column, unsafe.Pointer, uintptr, int, uintptr) error {
-	switch col.(type) {
-	case *columns.UInt8:
-		if ft == reflect.TypeFor[uint8]() {
-			return fixedCopier[uint8]()
+func valuesOf[T columns.FixedNum](col columns.Column) []T { return col.(*columns.Fixed[T]).Values() }
+
+// stringCopier sets string fields to substrings of one copy of the block's text (one allocation
+// per block; a kept string keeps that copy alive).
+func stringCopier(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
+	arena, ends := col.(*columns.String).Data()
+	text := string(arena[:ends[n-1]])
+	prev := 0
+	for i, e := range ends[:n] {
+		*(*string)(unsafe.Add(base, uintptr(i)*size+off)) = text[prev:e]
+		prev = e
+	}
+	return nil
+}
+
+// bytesCopier sets []byte fields to disjoint, capacity-limited parts of one copy of the block's
+// text: each belongs to its row's caller.
+func bytesCopier(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
+	arena, ends := col.(*columns.String).Data()
+	text := bytes.Clone(arena[:ends[n-1]])
+	prev := 0
+	for i, e := range ends[:n] {
+		*(*[]byte)(unsafe.Add(base, uintptr(i)*size+off)) = text[prev:e:e]
+		prev = e
+	}
+	return nil
+}
+
+func fixedStringCopier(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
+	c := col.(*columns.FixedString)
+	w := c.Size()
+	text := string(c.Data()[:n*w])
+	for i := 0; i < n; i++ {
+		*(*string)(unsafe.Add(base, uintptr(i)*size+off)) = text[i*w : (i+1)*w]
+	}
+	return nil
+}
+
+// enum8Copier sets string fields to the names of Enum8 values.
+func enum8Copier(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
+	c := col.(*columns.Enum8)
+	var names [256]string
+	var seen [256]bool
+	for i, v := range c.Values()[:n] {
+		k := uint8(v)
+		if !seen[k] {
+			names[k], seen[k] = c.Name(i), true
 		}
-	case *columns.UInt16:
-		if ft == reflect.TypeFor[uint16]() {
-			return fixedCopier[uint16]()
+		*(*string)(unsafe.Add(base, uintptr(i)*size+off)) = names[k]
+	}
+	return nil
+}
+
+func enum16Copier(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
+	c := col.(*columns.Enum16)
+	names := map[int16]string{}
+	for i, v := range c.Values()[:n] {
+		name, ok := names[v]
+		if !ok {
+			name = c.Name(i)
+			names[v] = name
 		}
-	case *columns.UInt32:
-		if ft == reflect.TypeFor[uint32]() {
-			return fixedCopier[uint32]()
+		*(*string)(unsafe.Add(base, uintptr(i)*size+off)) = name
+	}
+	return nil
+}
+
+// lowCardinalityStringCopier shares one string per dictionary entry (one copy of the dictionary's
+// text per block) among the rows that use it.
+func lowCardinalityStringCopier(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
+	lc := col.(*columns.LowCardinality)
+	dict, ok := lc.Dictionary().(*columns.String)
+	if !ok {
+		return fmt.Errorf("dictionary %s is not String", lc.Dictionary().Type())
+	}
+	arena, ends := dict.Data()
+	strs := make([]string, len(ends))
+	if len(ends) > 0 {
+		text := string(arena[:ends[len(ends)-1]])
+		prev := 0
+		for i, e := range ends {
+			strs[i] = text[prev:e]
+			prev = e
 		}
-	case *columns.UInt64:
-		if ft == reflect.TypeFor[uint64]() {
-			return fixedCopier[uint64]()
+	}
+	for i, k := range lc.Indexes()[:n] {
+		*(*string)(unsafe.Add(base, uintptr(i)*size+off)) = strs[k]
+	}
+	return nil
+}
+
+func dateCopier(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
+	for i, d := range col.(*columns.Date).Values()[:n] {
+		*(*time.Time)(unsafe.Add(base, uintptr(i)*size+off)) = time.Unix(int64(d)*86400, 0).UTC()
+	}
+	return nil
+}
+
+func dateTimeCopier(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
+	c := col.(*columns.DateTime)
+	loc := c.Location()
+	for i, v := range c.Values()[:n] {
+		*(*time.Time)(unsafe.Add(base, uintptr(i)*size+off)) = time.Unix(int64(v), 0).In(loc)
+	}
+	return nil
+}
+
+func uuidCopier(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
+	for i, u := range col.(*columns.UUID).Values()[:n] {
+		*(*[16]byte)(unsafe.Add(base, uintptr(i)*size+off)) = u
+	}
+	return nil
+}
+
+// decimalCopier sets columns.Decimal fields from Decimal32 and Decimal64 columns. The big.Ints
+// and their words are allocated once per block (never reused), not once per value.
+func decimalCopier[T int32 | int64](vals func(columns.Column) ([]T, int)) copyFn {
+	return func(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
+		v, scale := vals(col)
+		v = v[:n]
+		ints := make([]big.Int, n)
+		var words []big.Word
+		if bits.UintSize == 64 {
+			words = make([]big.Word, n)
 		}
-	case *columns.Int8:
-		if ft == reflect.TypeFor[int8]() {
-			return fixedCopier[int8]()
-		}
-	case *columns.Int16:
-		if ft == reflect.TypeFor[int16]() {
-			return fixedCopier[int16]()
-		}
-	case *columns.Int32:
-		if ft == reflect.TypeFor[int32]() {
-			return fixedCopier[int32]()
-		}
-	case *columns.Int64:
-		if ft == reflect.TypeFor[int64]() {
-			return fixedCopier[int64]()
-		}
-	case *columns.Float32:
-		if ft == reflect.TypeFor[float32]() {
-			return fixedCopier[float32]()
-		}
-	case *columns.Float64:
-		if ft == reflect.TypeFor[float64]() {
-			return fixedCopier[float64]()
-		}
-	case *columns.String:
-		switch ft {
-		case reflect.TypeFor[string]():
-			return func(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
-				s := col.(*columns.String)
-				for i := 0; i < n; i++ {
-					*(*string)(unsafe.Add(base, uintptr(i)*size+off)) = s.String(i)
+		for i, x := range v {
+			u := &ints[i]
+			switch {
+			case x == 0:
+			case words != nil:
+				m := uint64(x)
+				if x < 0 {
+					m = -m
 				}
-				return nil
-			}
-		case reflect.TypeFor[[]byte]():
-			return func(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
-				s := col.(*columns.String)
-				for i := 0; i < n; i++ {
-					*(*[]byte)(unsafe.Add(base, uintptr(i)*size+off)) = append([]byte(nil), s.Bytes(i)...)
+				words[i] = big.Word(m)
+				u.SetBits(words[i : i+1 : i+1])
+				if x < 0 {
+					u.Neg(u)
 				}
-				return nil
+			default:
+				u.SetInt64(int64(x))
+			}
+			*(*columns.Decimal)(unsafe.Add(base, uintptr(i)*size+off)) = columns.Decimal{Unscaled: u, Scale: scale}
+		}
+		return nil
+	}
+}
+
+// sliceHeader is the layout of a slice.
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
+// nullableCopier sets *T fields: nil for NULL, else a pointer into one []T per block that the
+// inner column's copier fills (a kept pointer keeps that block's values alive).
+func nullableCopier(inner copyFn, et reflect.Type) copyFn {
+	st := reflect.SliceOf(et)
+	esz := et.Size()
+	return func(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
+		c := col.(*columns.Nullable)
+		vals := reflect.MakeSlice(st, n, n)
+		vp := vals.UnsafePointer()
+		if err := inner(c.Inner(), vp, esz, n, 0); err != nil {
+			return err
+		}
+		for i, null := range c.Nulls()[:n] {
+			p := (*unsafe.Pointer)(unsafe.Add(base, uintptr(i)*size+off))
+			if null != 0 {
+				*p = nil
+			} else {
+				*p = unsafe.Add(vp, uintptr(i)*esz)
 			}
 		}
-	case *columns.LowCardinality:
-		if ft == reflect.TypeFor[string]() {
-			if _, ok := col.(*columns.LowCardinality).Dictionary().(*columns.String); ok {
-				return func(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
-					lc := col.(*columns.LowCardinality)
-					dict := lc.Dictionary().(*columns.String)
-					// One string per dictionary entry, shared by the rows that use it.
-					strs := make([]string, dict.Rows())
-					for i := range strs {
-						strs[i] = dict.String(i)
-					}
-					idx := lc.Indexes()
-					for i := 0; i < n; i++ {
-						*(*string)(unsafe.Add(base, uintptr(i)*size+off)) = strs[idx[i]]
-					}
-					return nil
-				}
+		runtime.KeepAlive(vals)
+		return nil
+	}
+}
+
+// arrayCopier sets []T fields to capacity-limited parts of one []T per block that the element
+// column's copier fills.
+func arrayCopier(inner copyFn, et reflect.Type) copyFn {
+	st := reflect.SliceOf(et)
+	esz := et.Size()
+	return func(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
+		c := col.(*columns.Array)
+		offs := c.Offsets()[:n]
+		total := int(offs[n-1])
+		vals := reflect.MakeSlice(st, total, total)
+		vp := vals.UnsafePointer()
+		if total > 0 {
+			if err := inner(c.Elem(), vp, esz, total, 0); err != nil {
+				return err
 			}
 		}
-	case *columns.DateTime:
-		if ft == reflect.TypeFor[time.Time]() {
-			return func(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
-				c := col.(*columns.DateTime)
-				loc := c.Location()
-				vals := c.Values()
-				for i := 0; i < n; i++ {
-					*(*time.Time)(unsafe.Add(base, uintptr(i)*size+off)) = time.Unix(int64(vals[i]), 0).In(loc)
-				}
-				return nil
+		lo := 0
+		for i, o := range offs {
+			hi := int(o)
+			p := vp
+			if hi > lo {
+				p = unsafe.Add(vp, uintptr(lo)*esz)
 			}
+			*(*sliceHeader)(unsafe.Add(base, uintptr(i)*size+off)) = sliceHeader{p, hi - lo, hi - lo}
+			lo = hi
 		}
+		runtime.KeepAlive(vals)
+		return nil
+	}
+}
+
+var (
+	timeType    = reflect.TypeFor[time.Time]()
+	decimalType = reflect.TypeFor[columns.Decimal]()
+	bytesType   = reflect.TypeFor[[]byte]()
+)
+
+// copierFor returns the copier of col into fields of type ft: a fast path without reflection per
+// row when there is one, else reflectCopier (conversions as database/sql makes them).
+func copierFor(col columns.Column, ft reflect.Type) copyFn {
+	if fn := fastCopier(col, ft); fn != nil {
+		return fn
 	}
 	return reflectCopier(ft)
 }
 
+// fastCopier returns a copier that uses no reflection per row, or nil. Numbers go into fields of
+// the same kind (named types included); strings into string or []byte; Nullable(X) into *T and
+// Array(X) into []T when X has a fast path into T.
+func fastCopier(col columns.Column, ft reflect.Type) copyFn {
+	k := ft.Kind()
+	if _, ok := col.(*columns.UUID); ok && k == reflect.Array && ft.Len() == 16 && ft.Elem().Kind() == reflect.Uint8 {
+		// RFC byte order, as a [16]byte-like type's Scan (uuid.UUID's) would produce it.
+		return uuidCopier
+	}
+	if reflect.PointerTo(ft).Implements(reflect.TypeFor[sql.Scanner]()) {
+		return nil
+	}
+	switch c := col.(type) {
+	case *columns.UInt8:
+		if k == reflect.Uint8 {
+			return fixedCopier(valuesOf[uint8])
+		}
+	case *columns.UInt16:
+		if k == reflect.Uint16 {
+			return fixedCopier(valuesOf[uint16])
+		}
+	case *columns.UInt32:
+		if k == reflect.Uint32 {
+			return fixedCopier(valuesOf[uint32])
+		}
+	case *columns.UInt64:
+		if k == reflect.Uint64 {
+			return fixedCopier(valuesOf[uint64])
+		}
+	case *columns.Int8:
+		if k == reflect.Int8 {
+			return fixedCopier(valuesOf[int8])
+		}
+	case *columns.Int16:
+		if k == reflect.Int16 {
+			return fixedCopier(valuesOf[int16])
+		}
+	case *columns.Int32:
+		if k == reflect.Int32 {
+			return fixedCopier(valuesOf[int32])
+		}
+	case *columns.Int64:
+		if k == reflect.Int64 {
+			return fixedCopier(valuesOf[int64])
+		}
+	case *columns.Float32:
+		if k == reflect.Float32 {
+			return fixedCopier(valuesOf[float32])
+		}
+	case *columns.Float64:
+		if k == reflect.Float64 {
+			return fixedCopier(valuesOf[float64])
+		}
+	case *columns.String:
+		switch {
+		case k == reflect.String:
+			return stringCopier
+		case ft == bytesType:
+			return bytesCopier
+		}
+	case *columns.FixedString:
+		if k == reflect.String {
+			return fixedStringCopier
+		}
+	case *columns.Enum8:
+		if k == reflect.String {
+			return enum8Copier
+		}
+	case *columns.Enum16:
+		if k == reflect.String {
+			return enum16Copier
+		}
+	case *columns.LowCardinality:
+		if _, ok := c.Dictionary().(*columns.String); ok && k == reflect.String && !c.Nullable() {
+			return lowCardinalityStringCopier
+		}
+	case *columns.Date:
+		if ft == timeType {
+			return dateCopier
+		}
+	case *columns.DateTime:
+		if ft == timeType {
+			return dateTimeCopier
+		}
+	case *columns.Decimal32:
+		if ft == decimalType {
+			return decimalCopier(func(col columns.Column) ([]int32, int) {
+				d := col.(*columns.Decimal32)
+				return d.Values(), d.Scale()
+			})
+		}
+	case *columns.Decimal64:
+		if ft == decimalType {
+			return decimalCopier(func(col columns.Column) ([]int64, int) {
+				d := col.(*columns.Decimal64)
+				return d.Values(), d.Scale()
+			})
+		}
+	case *columns.Nullable:
+		if k == reflect.Pointer {
+			if inner := fastCopier(c.Inner(), ft.Elem()); inner != nil {
+				return nullableCopier(inner, ft.Elem())
+			}
+		}
+	case *columns.Array:
+		if k == reflect.Slice && ft != bytesType {
+			if inner := fastCopier(c.Elem(), ft.Elem()); inner != nil {
+				return arrayCopier(inner, ft.Elem())
+			}
+		}
+	}
+	return nil
+}
+
 // reflectCopier sets the field from the column's boxed value: conversions as database/sql does
 // them (sql.Scanner, pointers for NULL, assignable and convertible types).
-func reflectCopier(ft reflect.Type) func(columns.Column, unsafe.Pointer, uintptr, int, uintptr) error {
+func reflectCopier(ft reflect.Type) copyFn {
 	scanner := reflect.PointerTo(ft).Implements(reflect.TypeFor[sql.Scanner]())
 	return func(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
 		for i := 0; i < n; i++ {

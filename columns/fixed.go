@@ -136,6 +136,10 @@ func (c *Fixed[T]) Read(r *Reader, rows int) error {
 // Write appends the values' little-endian bytes.
 func (c *Fixed[T]) Write(w *Writer) { w.Buf = appendFixed(w.Buf, c.data) }
 
+// WireBytes returns the bytes Write would append, as a view of the column's memory (valid until
+// the column is next changed). The protocol layer sends large columns from it without a copy.
+func (c *Fixed[T]) WireBytes() []byte { return asBytes(c.data) }
+
 // appendRaw appends every value of src, a column of the same type, without converting them
 // (LowCardinality merges dictionaries bit-exactly with it). It reports false, appending nothing,
 // when src does not hold []T.

@@ -9,7 +9,7 @@ import (
 )
 
 // DefaultReaderSize is the buffer size of a Reader made by NewReader.
-const DefaultReaderSize = 256 << 10
+const DefaultReaderSize = 64 << 10
 
 // MaxStringSize caps the length of one String value a Reader accepts (1 GiB, as the server's own cap).
 const MaxStringSize = 1 << 30

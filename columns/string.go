@@ -3,6 +3,7 @@ package columns
 import (
 	"encoding/binary"
 	"reflect"
+	"slices"
 	"unsafe"
 )
 
@@ -135,10 +136,17 @@ func (c *String) Read(r *Reader, rows int) error {
 		c.ends = make([]int, 0, min(rows, max(growChunk, 2*cap(c.ends))))
 	}
 	for len(c.ends) < rows {
-		// Fast path: parse every complete value in the buffered window.
+		// Fast path: parse every complete value in the buffered window. buf first gets room for
+		// the window (at most 64 KiB of it: a byte-slice Reader's window is the whole rest of the
+		// input, not just this column), so values rarely reallocate it; short values are moved as
+		// one 16-byte word when both sides have the room.
 		b := r.buf[r.r:r.w]
 		p := 0
-		for len(c.ends) < rows && p < len(b) {
+		buf, ends := c.buf, c.ends
+		if room := min(len(b), 64<<10); cap(buf)-len(buf) < room {
+			buf = slices.Grow(buf, room)
+		}
+		for len(ends) < rows && p < len(b) {
 			n := uint64(b[p])
 			q := p + 1
 			if n >= 0x80 {
@@ -152,10 +160,17 @@ func (c *String) Read(r *Reader, rows int) error {
 			if n > uint64(len(b)-q) {
 				break
 			}
-			c.buf = append(c.buf, b[q:q+int(n)]...)
-			c.ends = append(c.ends, len(c.buf))
-			p = q + int(n)
+			start, m := len(buf), int(n)
+			if m <= 16 && q+16 <= len(b) && start+16 <= cap(buf) {
+				*(*[16]byte)(buf[start : start+16]) = *(*[16]byte)(b[q : q+16])
+				buf = buf[:start+m]
+			} else {
+				buf = append(buf, b[q:q+m]...)
+			}
+			ends = append(ends, len(buf))
+			p = q + m
 		}
+		c.buf, c.ends = buf, ends
 		r.r += p
 		if len(c.ends) == rows {
 			break

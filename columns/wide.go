@@ -290,3 +290,7 @@ func (c *Wide[T]) Read(r *Reader, rows int) error {
 
 // Write appends the values.
 func (c *Wide[T]) Write(w *Writer) { w.Buf = appendFixed(w.Buf, c.data) }
+
+// WireBytes returns the bytes Write would append, as a view of the column's memory (valid until
+// the column is next changed).
+func (c *Wide[T]) WireBytes() []byte { return asBytes(c.data) }

@@ -64,3 +64,10 @@ func (w *Writer) Bytes(b []byte) {
 	w.Buf = binary.AppendUvarint(w.Buf, uint64(len(b)))
 	w.Buf = append(w.Buf, b...)
 }
+
+// WireByteser is implemented by columns whose encoding (after the state prefix) is exactly their
+// memory, such as the fixed-width numbers: WireBytes returns it without copying, valid until the
+// column is next changed.
+type WireByteser interface {
+	WireBytes() []byte
+}

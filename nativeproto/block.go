@@ -144,7 +144,7 @@ func (b *Block) Reset() {
 // Clear removes all columns and resets Info to BlockInfo{BucketNum: -1}.
 func (b *Block) Clear() {
 	clear(b.names)
-	clear(b.cols)
+	clear(b.cols[:cap(b.cols)]) // also the columns truncate kept for reuse
 	b.names, b.cols, b.rows = b.names[:0], b.cols[:0], 0
 	b.Info = BlockInfo{BucketNum: -1, OutOfOrderBuckets: b.Info.OutOfOrderBuckets[:0]}
 }
@@ -212,7 +212,14 @@ func readBlock(r *columns.Reader, rev Revision, withInfo bool, reuse *Block, scr
 		}
 		if i >= old {
 			b.names = append(b.names, string(buf))
-			b.cols = append(b.cols, nil)
+			// A column hidden by an earlier, narrower block (truncate keeps it past len) is
+			// offered for reuse: results end with an empty block without columns, and the next
+			// result's columns should not grow from nothing again.
+			var spare columns.Column
+			if i < cap(b.cols) {
+				spare = b.cols[:i+1][i]
+			}
+			b.cols = append(b.cols, spare)
 		} else if b.names[i] != string(buf) {
 			b.names[i] = string(buf)
 		}
@@ -265,7 +272,9 @@ func readBlock(r *columns.Reader, rev Revision, withInfo bool, reuse *Block, scr
 }
 
 // truncate keeps the first n columns. After a failed decode the block is left consistent: every
-// remaining column has a name and a column object.
+// remaining column has a name and a column object. The column objects past n stay in the backing
+// array, out of reach of the caller, for the next decode into the block to reuse (see readBlock);
+// Clear drops them.
 func (b *Block) truncate(n int) {
 	if n > len(b.cols) {
 		n = len(b.cols)
@@ -275,7 +284,6 @@ func (b *Block) truncate(n int) {
 		n--
 	}
 	clear(b.names[n:])
-	clear(b.cols[n:])
 	b.names, b.cols = b.names[:n], b.cols[:n]
 }
 
@@ -283,6 +291,12 @@ func (b *Block) truncate(n int) {
 // name, type, [RevCustomSerialization] a zero serialization byte and, when the block has rows,
 // the state prefix and data. All columns must have the same number of rows.
 func WriteBlock(w *columns.Writer, rev Revision, withInfo bool, b *Block) error {
+	return writeBlock(w, rev, withInfo, b, nil)
+}
+
+// writeBlock is WriteBlock that, when borrow is not nil, hands the data of fixed-width columns of
+// at least MinBorrow bytes to borrow (at the point of w where it belongs) instead of copying it.
+func writeBlock(w *columns.Writer, rev Revision, withInfo bool, b *Block, borrow func([]byte)) error {
 	rows := 0
 	if len(b.cols) > 0 {
 		rows = b.cols[0].Rows()
@@ -305,6 +319,14 @@ func WriteBlock(w *columns.Writer, rev Revision, withInfo bool, b *Block) error 
 		}
 		if rows > 0 {
 			c.WritePrefix(w)
+			if borrow != nil {
+				if wb, ok := c.(columns.WireByteser); ok {
+					if data := wb.WireBytes(); len(data) >= MinBorrow {
+						borrow(data)
+						continue
+					}
+				}
+			}
 			c.Write(w)
 		}
 	}

@@ -157,6 +157,60 @@ func TestBlockReuse(t *testing.T) {
 	}
 }
 
+// A block without columns (the empty block that ends every result) hides the columns of a reused
+// block instead of dropping them: the next block of the same types decodes into the same column
+// objects, with the capacity they reached. Clear drops them.
+func TestBlockReuseAcrossEmptyBlock(t *testing.T) {
+	enc := func(b *Block) []byte {
+		var w columns.Writer
+		if err := WriteBlock(&w, 54460, true, b); err != nil {
+			t.Fatal(err)
+		}
+		return w.Buf
+	}
+	full := NewBlock()
+	full.Add("a", mustCol(t, "UInt64", uint64(1), uint64(2), uint64(3)))
+	full.Add("s", mustCol(t, "String", "x", "y", "z"))
+	data, empty := enc(full), enc(NewBlock())
+	b, err := ReadBlock(columns.NewBytesReader(data), 54460, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c0, c1 := b.Column(0), b.Column(1)
+	if _, err := ReadBlock(columns.NewBytesReader(empty), 54460, true, b); err != nil {
+		t.Fatal(err)
+	}
+	if b.NumColumns() != 0 || b.Rows() != 0 {
+		t.Fatalf("empty block decoded to %d columns, %d rows", b.NumColumns(), b.Rows())
+	}
+	if _, err := ReadBlock(columns.NewBytesReader(data), 54460, true, b); err != nil {
+		t.Fatal(err)
+	}
+	if b.NumColumns() != 2 || b.Column(0) != c0 || b.Column(1) != c1 || b.Column(1).Value(2) != "z" {
+		t.Fatal("hidden columns not reused")
+	}
+	// A narrower block of another type at index 0 replaces only that column; index 1 stays hidden
+	// and comes back for a block of the old shape.
+	other := NewBlock()
+	other.Add("n", mustCol(t, "Int8", int8(1)))
+	if _, err := ReadBlock(columns.NewBytesReader(enc(other)), 54460, true, b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadBlock(columns.NewBytesReader(data), 54460, true, b); err != nil {
+		t.Fatal(err)
+	}
+	if b.Column(0) == c0 || b.Column(1) != c1 || b.Name(0) != "a" || b.Name(1) != "s" {
+		t.Fatal("unexpected reuse after a narrower block of another type")
+	}
+	b.Clear()
+	if _, err := ReadBlock(columns.NewBytesReader(data), 54460, true, b); err != nil {
+		t.Fatal(err)
+	}
+	if b.Column(1) == c1 {
+		t.Fatal("Clear kept a column")
+	}
+}
+
 func TestBlockLimits(t *testing.T) {
 	hdr := func(cols, rows uint64) []byte {
 		var w columns.Writer

@@ -26,6 +26,10 @@ type FrameReader struct {
 	out  []byte // decompression buffer (LZ4, ZSTD)
 	zd   *zstd.Decoder
 	err  error
+	// direct, during Read, is the caller's buffer: a frame of at most len(direct) bytes is
+	// decompressed into it and directN set to its size, instead of into out.
+	direct  []byte
+	directN int
 }
 
 // NewFrameReader returns a FrameReader reading frames from src.
@@ -53,7 +57,17 @@ func (r *FrameReader) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	if len(r.data) == 0 {
-		if err := r.next(); err != nil {
+		// A frame that fits in p whole is decompressed straight into it (large column bodies
+		// read with ReadFull), without the copy out of the frame buffer.
+		r.direct = p
+		err := r.next()
+		r.direct = nil
+		if r.directN > 0 {
+			n := r.directN
+			r.directN = 0
+			return n, nil
+		}
+		if err != nil {
 			return 0, err
 		}
 	}
@@ -127,13 +141,23 @@ func (r *FrameReader) readFrame() error {
 		r.data = payload // length checked in checkHeader
 		return nil
 	case MethodLZ4:
-		out := r.grow(int(usize))
+		direct := int(usize) <= len(r.direct)
+		var out []byte
+		if direct {
+			out = r.direct[:usize]
+		} else {
+			out = r.grow(int(usize))
+		}
 		n, err := lz4.UncompressBlock(payload, out)
 		if err != nil {
 			return fe("LZ4 decompression failed", err)
 		}
 		if n != len(out) {
 			return fe(fmt.Sprintf("LZ4 payload decompressed to %d bytes", n), nil)
+		}
+		if direct {
+			r.directN = n
+			return nil
 		}
 		r.data = out
 		return nil
@@ -157,13 +181,24 @@ func (r *FrameReader) readFrame() error {
 			}
 			r.zd = zd
 		}
-		out := r.grow(int(usize))
+		direct := int(usize) <= len(r.direct)
+		var out []byte
+		if direct {
+			out = r.direct[:usize]
+		} else {
+			out = r.grow(int(usize))
+		}
+		// The cap limit (WithDecodeAllCapLimit) keeps the output in out's memory.
 		res, err := r.zd.DecodeAll(payload, out[:0:len(out)])
 		if err != nil {
 			return fe("ZSTD decompression failed", err)
 		}
 		if len(res) != len(out) {
 			return fe(fmt.Sprintf("ZSTD payload decompressed to %d bytes", len(res)), nil)
+		}
+		if direct {
+			r.directN = len(res)
+			return nil
 		}
 		r.data = res
 		return nil

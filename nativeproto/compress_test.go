@@ -389,3 +389,30 @@ func TestReadByte(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Reads into buffers larger than a frame decompress straight into them; reads of every size in
+// between must give the same bytes, whatever mixes the direct and the buffered path.
+func TestFrameReaderDirect(t *testing.T) {
+	for _, m := range allFrameMethods {
+		data := frameTestData("text", 3*FrameChunk+12345)
+		comp := mustCompressFrames(t, data, m, 0)
+		for _, size := range []int{1, 4096, FrameChunk - 1, FrameChunk, FrameChunk + 7, 2*FrameChunk + 1, len(data)} {
+			r := NewFrameReader(bytes.NewReader(comp))
+			got := make([]byte, 0, len(data))
+			buf := make([]byte, size)
+			for {
+				n, err := r.Read(buf)
+				got = append(got, buf[:n]...)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("%v size %d: %v", m, size, err)
+				}
+			}
+			if !bytes.Equal(got, data) {
+				t.Fatalf("%v size %d: read %d bytes, differ from the %d written", m, size, len(got), len(data))
+			}
+		}
+	}
+}

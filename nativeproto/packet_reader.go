@@ -22,6 +22,7 @@ type PacketReader struct {
 	dec      *columns.Reader // decompressed bytes from frames
 	rev      Revision
 	compress bool
+	decSized bool // dec has its decBufferSize buffer
 	scratch  []byte
 	skip     *Block // scratch block for SkipPacket
 }
@@ -31,8 +32,15 @@ type PacketReader struct {
 func NewPacketReader(src io.Reader) *PacketReader {
 	raw := columns.NewReader(src)
 	frames := NewFrameReader(raw)
-	return &PacketReader{raw: raw, frames: frames, dec: columns.NewReader(frames), rev: ClientRevision}
+	// dec gets its real buffer from SetCompression(true): connections without compression
+	// never need it.
+	return &PacketReader{raw: raw, frames: frames, dec: columns.NewReaderSize(frames, columns.MinReaderSize), rev: ClientRevision}
 }
+
+// decBufferSize is the buffer of the decompressed stream: a whole frame (servers cut frames at
+// 1 MiB of uncompressed data) plus room for the unread tail of the previous one, so that the
+// frame reader decompresses straight into it instead of into a frame buffer and then copying.
+const decBufferSize = FrameChunk + 64<<10
 
 // Reset makes the reader read from src, dropping buffered data and keeping buffers; revision and
 // compression are reset to ClientRevision and off.
@@ -55,7 +63,13 @@ func (p *PacketReader) Revision() Revision { return p.rev }
 
 // SetCompression says whether block bodies are compressed: the Compression flag of the current
 // Query.
-func (p *PacketReader) SetCompression(on bool) { p.compress = on }
+func (p *PacketReader) SetCompression(on bool) {
+	p.compress = on
+	if on && !p.decSized {
+		p.dec = columns.NewReaderSize(p.frames, decBufferSize)
+		p.decSized = true
+	}
+}
 
 // Reader returns the raw (uncompressed) reader, for packets this type has no method for.
 func (p *PacketReader) Reader() *columns.Reader { return p.raw }

@@ -2,6 +2,7 @@ package nativeproto
 
 import (
 	"io"
+	"net"
 
 	"github.com/chnative/chnative/columns"
 )
@@ -14,7 +15,21 @@ type PacketWriter struct {
 	body columns.Writer // uncompressed block body, when compressing
 	comp *Compressor
 	rev  Revision
+
+	// Column data sent from the columns' own memory (WriteDataBorrowed): borrowed[i].data goes
+	// out after buf[:borrowed[i].at]. Flush writes them with one writev where the writer can.
+	borrowed []borrowedSeg
+	bufs     net.Buffers // scratch for Flush
 }
+
+type borrowedSeg struct {
+	at   int
+	data []byte
+}
+
+// MinBorrow is the smallest column, in bytes, that WriteDataBorrowed sends from the column's
+// memory; smaller ones are copied into the buffer.
+const MinBorrow = 16 << 10
 
 // NewPacketWriter returns a PacketWriter with revision ClientRevision and no compression.
 func NewPacketWriter() *PacketWriter { return &PacketWriter{rev: ClientRevision} }
@@ -32,20 +47,50 @@ func (p *PacketWriter) SetCompressor(c *Compressor) { p.comp = c }
 // Buffer returns the pending bytes buffer, for packets this type has no method for.
 func (p *PacketWriter) Buffer() *columns.Writer { return &p.buf }
 
-// Len returns the number of pending bytes.
+// Len returns the number of pending bytes in the buffer (column data borrowed by
+// WriteDataBorrowed not counted).
 func (p *PacketWriter) Len() int { return len(p.buf.Buf) }
 
 // Reset discards pending bytes.
-func (p *PacketWriter) Reset() { p.buf.Reset() }
+func (p *PacketWriter) Reset() {
+	p.buf.Reset()
+	p.dropBorrowed()
+}
+
+func (p *PacketWriter) dropBorrowed() {
+	clear(p.borrowed)
+	p.borrowed = p.borrowed[:0]
+}
 
 // Flush writes the pending bytes to w and empties the buffer (also on error: the connection is
-// then unusable anyway).
+// then unusable anyway). Column memory borrowed by WriteDataBorrowed is written in place, with
+// one writev when w is a *net.TCPConn or *net.UnixConn.
 func (p *PacketWriter) Flush(w io.Writer) error {
-	if len(p.buf.Buf) == 0 {
-		return nil
+	if len(p.borrowed) == 0 {
+		if len(p.buf.Buf) == 0 {
+			return nil
+		}
+		_, err := w.Write(p.buf.Buf)
+		p.buf.Reset()
+		return err
 	}
-	_, err := w.Write(p.buf.Buf)
+	bufs := p.bufs[:0]
+	prev := 0
+	for _, s := range p.borrowed {
+		if s.at > prev {
+			bufs = append(bufs, p.buf.Buf[prev:s.at])
+		}
+		bufs = append(bufs, s.data)
+		prev = s.at
+	}
+	if len(p.buf.Buf) > prev {
+		bufs = append(bufs, p.buf.Buf[prev:])
+	}
+	p.bufs = bufs // WriteTo consumes its receiver: keep the backing array for the next Flush
+	_, err := bufs.WriteTo(w)
+	clear(p.bufs[:cap(p.bufs)])
 	p.buf.Reset()
+	p.dropBorrowed()
 	return err
 }
 
@@ -77,6 +122,27 @@ func (p *PacketWriter) WriteData(table string, b *Block) error {
 		return err
 	}
 	return p.appendCompressed(start)
+}
+
+// WriteDataBorrowed is WriteData that, without compression, does not copy the data of large
+// fixed-width columns (columns.WireByteser of at least MinBorrow bytes): Flush sends it from the
+// columns' memory, which must not change until then. With a Compressor it is WriteData.
+func (p *PacketWriter) WriteDataBorrowed(table string, b *Block) error {
+	if p.comp != nil {
+		return p.WriteData(table, b)
+	}
+	start, nb := len(p.buf.Buf), len(p.borrowed)
+	p.buf.UVarInt(uint64(ClientCodeData))
+	p.buf.String(table)
+	if err := writeBlock(&p.buf, p.rev, true, b, func(data []byte) {
+		p.borrowed = append(p.borrowed, borrowedSeg{at: len(p.buf.Buf), data: data})
+	}); err != nil {
+		p.buf.Buf = p.buf.Buf[:start]
+		clear(p.borrowed[nb:])
+		p.borrowed = p.borrowed[:nb]
+		return err
+	}
+	return nil
 }
 
 func (p *PacketWriter) appendCompressed(start int) error {

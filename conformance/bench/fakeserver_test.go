@@ -119,8 +119,10 @@ func TestFakeServerClients(t *testing.T) {
 				func(b *testing.B) { chnativeBatch(b, it, codec, "slice") },
 				func(b *testing.B) { sqlBatch(b, openChnative(b, it.addr, it.user, it.password, codec), it.query()) },
 				func(b *testing.B) { chgoInsert(b, it, codec) },
-				func(b *testing.B) { clickhouseGoBatch(b, it, codec, false) },
-				func(b *testing.B) { clickhouseGoBatch(b, it, codec, true) },
+				func(b *testing.B) { chnativeBatch(b, it, codec, "struct") },
+				func(b *testing.B) { clickhouseGoBatch(b, it, codec, "append") },
+				func(b *testing.B) { clickhouseGoBatch(b, it, codec, "columnar") },
+				func(b *testing.B) { clickhouseGoBatch(b, it, codec, "struct") },
 				func(b *testing.B) {
 					sqlBatch(b, openClickhouseGoDB(b, it.addr, it.user, it.password, codec, 1), it.query())
 				},

@@ -5,10 +5,14 @@ import (
 	"database/sql"
 	"fmt"
 	"reflect"
+	"runtime/debug"
 	"testing"
+	"time"
 
 	"github.com/ClickHouse/ch-go"
 	"github.com/ClickHouse/ch-go/proto"
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
 
 	"github.com/chnative/chnative"
 	"github.com/chnative/chnative/columns"
@@ -306,11 +310,176 @@ func noopRead(b *testing.B, q readSpec) {
 	sqlRows(b, db, q)
 }
 
+// ---- struct tier: every row read into a Go struct, all rows of the result into one []T ----
+
+// usfRow is the (UInt64, String, Float64) shape as a struct (both drivers map it alike).
+type usfRow struct {
+	ID   uint64  `ch:"id"`
+	Name string  `ch:"name"`
+	Val  float64 `ch:"val"`
+}
+
+// mixedCH is the mixed shape as clickhouse-go maps it: Nullable as pointers, Decimal as
+// shopspring decimal.Decimal, UUID as uuid.UUID, Enum8 and FixedString as string.
+type mixedCH struct {
+	ID   uint64          `ch:"id"`
+	I32  int32           `ch:"i32"`
+	U8   uint8           `ch:"u8"`
+	F32  float32         `ch:"f32"`
+	F64  float64         `ch:"f64"`
+	S    string          `ch:"s"`
+	FS   string          `ch:"fs"`
+	NS   *string         `ch:"ns"`
+	NI   *int64          `ch:"ni"`
+	NF   *float64        `ch:"nf"`
+	LC   string          `ch:"lc"`
+	U32  uint32          `ch:"u32"`
+	AU   []uint64        `ch:"au"`
+	AS   []string        `ch:"as"`
+	DT   time.Time       `ch:"dt"`
+	D    time.Time       `ch:"d"`
+	Dec  decimal.Decimal `ch:"dec"`
+	Dec9 decimal.Decimal `ch:"dec9"`
+	UUID uuid.UUID       `ch:"uuid"`
+	E    string          `ch:"e"`
+}
+
+// mixedNative is the mixed shape as chnative maps it best: the same, but Decimal as
+// columns.Decimal (exact, what chnative's Decimal columns return).
+type mixedNative struct {
+	ID   uint64          `ch:"id"`
+	I32  int32           `ch:"i32"`
+	U8   uint8           `ch:"u8"`
+	F32  float32         `ch:"f32"`
+	F64  float64         `ch:"f64"`
+	S    string          `ch:"s"`
+	FS   string          `ch:"fs"`
+	NS   *string         `ch:"ns"`
+	NI   *int64          `ch:"ni"`
+	NF   *float64        `ch:"nf"`
+	LC   string          `ch:"lc"`
+	U32  uint32          `ch:"u32"`
+	AU   []uint64        `ch:"au"`
+	AS   []string        `ch:"as"`
+	DT   time.Time       `ch:"dt"`
+	D    time.Time       `ch:"d"`
+	Dec  columns.Decimal `ch:"dec"`
+	Dec9 columns.Decimal `ch:"dec9"`
+	UUID uuid.UUID       `ch:"uuid"`
+	E    string          `ch:"e"`
+}
+
+// mixedSum touches every field of a mixed row (the decimals by sign and scale).
+func mixedSum(id uint64, i32 int32, u8 uint8, f32 float32, f64 float64, s, fs string, ns *string, ni *int64, nf *float64,
+	lc string, u32 uint32, au []uint64, as []string, dt, d time.Time, dec, dec9 int, id16 [16]byte, e string) (uint64, float64) {
+	u := id + uint64(i32) + uint64(u8) + uint64(len(s)+len(fs)+len(lc)+len(e)) + uint64(u32) +
+		uint64(len(au)+len(as)) + uint64(dt.Unix()+d.Unix()) + uint64(dec+dec9) + uint64(id16[0])
+	f := float64(f32) + f64
+	if ns != nil {
+		u += uint64(len(*ns))
+	}
+	if ni != nil {
+		u += uint64(*ni)
+	}
+	if nf != nil {
+		f += *nf
+	}
+	return u, f
+}
+
+func consumeStructs[T any](rows []T, sum func(*T) (uint64, float64)) int {
+	var u uint64
+	var f float64
+	for i := range rows {
+		a, b := sum(&rows[i])
+		u += a
+		f += b
+	}
+	sink.u += u
+	sink.f += f
+	return len(rows)
+}
+
+func usfSum(r *usfRow) (uint64, float64) { return r.ID + uint64(len(r.Name)), r.Val }
+
+func mixedCHSum(r *mixedCH) (uint64, float64) {
+	return mixedSum(r.ID, r.I32, r.U8, r.F32, r.F64, r.S, r.FS, r.NS, r.NI, r.NF, r.LC, r.U32, r.AU, r.AS, r.DT, r.D,
+		int(r.Dec.Exponent())+r.Dec.Sign(), int(r.Dec9.Exponent())+r.Dec9.Sign(), r.UUID, r.E)
+}
+
+func mixedNativeSum(r *mixedNative) (uint64, float64) {
+	return mixedSum(r.ID, r.I32, r.U8, r.F32, r.F64, r.S, r.FS, r.NS, r.NI, r.NF, r.LC, r.U32, r.AU, r.AS, r.DT, r.D,
+		r.Dec.Scale+r.Dec.Unscaled.Sign(), r.Dec9.Scale+r.Dec9.Unscaled.Sign(), r.UUID, r.E)
+}
+
+// chnativeStructs reads the result with chnative.Select[T] (through sql.Conn.Raw).
+func chnativeStructs[T any](b *testing.B, db *sql.DB, q readSpec, sum func(*T) (uint64, float64)) {
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+	measure(b, q.rows, func() error {
+		return conn.Raw(func(dc any) error {
+			rows, err := chnative.Select[T](ctx, dc.(chnative.Conn), q.query)
+			if err != nil {
+				return err
+			}
+			if n := consumeStructs(rows, sum); n != q.rows {
+				return fmt.Errorf("read %d rows, want %d", n, q.rows)
+			}
+			return nil
+		})
+	})
+}
+
+// clickhouseGoStructs reads the result with clickhouse-go's conn.Select(ctx, &[]T, query).
+func clickhouseGoStructs[T any](b *testing.B, t target, q readSpec, sum func(*T) (uint64, float64)) {
+	c := openClickhouseGo(b, t.addr, t.user, t.password, q.codec, 1)
+	ctx := context.Background()
+	measure(b, q.rows, func() error {
+		var rows []T
+		if err := c.Select(ctx, &rows, q.query); err != nil {
+			return err
+		}
+		if n := consumeStructs(rows, sum); n != q.rows {
+			return fmt.Errorf("read %d rows, want %d", n, q.rows)
+		}
+		return nil
+	})
+}
+
+func structArm(b *testing.B, t target, q readSpec, native bool) {
+	// The arms leave hundreds of MB of garbage: hand it back to the OS now, so that the next arm
+	// does not pay for this one (the background scavenger's madvise calls and page faults).
+	b.Cleanup(debug.FreeOSMemory)
+	switch q.shape {
+	case "u64sf64":
+		if native {
+			chnativeStructs(b, openChnative(b, t.addr, t.user, t.password, q.codec), q, usfSum)
+		} else {
+			clickhouseGoStructs(b, t, q, usfSum)
+		}
+	case "mixed":
+		if native {
+			chnativeStructs(b, openChnative(b, t.addr, t.user, t.password, q.codec), q, mixedNativeSum)
+		} else {
+			clickhouseGoStructs(b, t, q, mixedCHSum)
+		}
+	default:
+		b.Skipf("no struct type for shape %s", q.shape)
+	}
+}
+
 // readArms runs every arm of a read workload. fake-only arms (ch-go, noop) are skipped on the
 // real server (ch-go cannot query 18.16).
 func readArms(b *testing.B, t target, q readSpec, arms ...string) {
 	if len(arms) == 0 {
 		arms = []string{"chnative-blocks", "chnative-rows", "chnative-value", "ch-go", "clickhouse-go", "clickhouse-go-sql", "raw", "noop"}
+		if q.shape == "u64sf64" {
+			arms = append(arms, "chnative-struct", "clickhouse-go-struct")
+		}
 	}
 	for _, arm := range arms {
 		if t.name == "real" && (arm == "ch-go" || arm == "noop") {
@@ -330,6 +499,10 @@ func readArms(b *testing.B, t target, q readSpec, arms ...string) {
 				clickhouseGoRead(b, t, q)
 			case "clickhouse-go-sql":
 				sqlRows(b, openClickhouseGoDB(b, t.addr, t.user, t.password, q.codec, 1), q)
+			case "chnative-struct":
+				structArm(b, t, q, true)
+			case "clickhouse-go-struct":
+				structArm(b, t, q, false)
 			case "raw":
 				rawRead(b, t, q)
 			case "noop":
@@ -363,7 +536,7 @@ func BenchmarkReadUSF(b *testing.B) {
 func BenchmarkReadMixed(b *testing.B) {
 	b.Run("fake", func(b *testing.B) {
 		readArms(b, fake(), fakeRead("mixed", rowsN(1_000_000), "none"),
-			"chnative-blocks", "chnative-rows", "chnative-value", "ch-go", "clickhouse-go", "clickhouse-go-sql", "noop")
+			"chnative-blocks", "chnative-rows", "chnative-value", "chnative-struct", "ch-go", "clickhouse-go", "clickhouse-go-sql", "clickhouse-go-struct", "noop")
 	})
 }
 
@@ -403,9 +576,4 @@ func BenchmarkReadCompression(b *testing.B) {
 				"chnative-blocks", "chnative-rows", "clickhouse-go", "raw")
 		})
 	}
-}
-
-// BenchmarkQBit is pending: columns.QBit is not in the committed tree yet.
-func BenchmarkQBit(b *testing.B) {
-	b.Skip("pending: columns.QBit not in the committed chnative tree")
 }

@@ -10,6 +10,9 @@
 #   BENCH_MODFILE=F    build with -modfile F (bench-compare uses it)
 #   BENCH_OUT=F        raw go test output (default conformance/bench/results/latest.txt)
 #   BENCH_NO_REPORT=1  do not write BENCHMARKS.md
+#   GO127=0            skip the Go 1.27 pass (the database/sql row arms of ReadU64 and ReadUSF on the
+#                      fake server, run again with GOTOOLCHAIN=$GO127_TOOLCHAIN, default go1.27.3, where
+#                      database/sql uses RowsColumnScanner); also skipped when BENCH_FILTER is set
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -46,6 +49,18 @@ echo "$cmd" >&2
 	BENCH_HEAP=1 go test "${modflag[@]}" -run '^TestPeakHeap$' -v -bench "${BENCH_FILTER:-.}" \
 		-benchtime "$btime" -count "$count" -timeout 60m ./bench/ 2>&1
 } | tee "$out"
+
+if [[ "${GO127:-1}" != "0" && -z "${BENCH_FILTER:-}" ]]; then
+	tc="${GO127_TOOLCHAIN:-go1.27.3}"
+	filter127='^BenchmarkRead(U64|USF)$/^fake$/^(chnative-rows|clickhouse-go-sql|noop)$'
+	echo "GOTOOLCHAIN=$tc go test ${modflag[*]} -run '^\$' -bench '$filter127' -benchtime $btime -count $count ./bench/ (names prefixed Go127/)" >&2
+	{
+		echo "goversion127: $(GOTOOLCHAIN="$tc" go version | awk '{print $3, $4}')"
+		# Benchmark names get the prefix Go127/: the report shows them as their own section.
+		GOTOOLCHAIN="$tc" go test "${modflag[@]}" -run '^$' -bench "$filter127" \
+			-benchtime "$btime" -count "$count" -timeout 60m ./bench/ 2>&1 | sed -E 's#^Benchmark#BenchmarkGo127/#'
+	} | tee -a "$out"
+fi
 
 if [[ "${BENCH_NO_REPORT:-}" != "1" ]]; then
 	quick=""

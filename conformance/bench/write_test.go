@@ -28,6 +28,29 @@ var (
 	ins     insertData
 )
 
+// insertStruct is a row of the insert workload as a struct, for the struct arms.
+type insertStruct struct {
+	ID   uint64  `ch:"id"`
+	Name string  `ch:"name"`
+	Val  float64 `ch:"val"`
+}
+
+var (
+	insStructOnce sync.Once
+	insStructs    []insertStruct
+)
+
+func insertStructs() []insertStruct {
+	insStructOnce.Do(func() {
+		d := insertRows()
+		insStructs = make([]insertStruct, len(d.ids))
+		for i := range insStructs {
+			insStructs[i] = insertStruct{ID: d.ids[i], Name: d.names[i], Val: d.vals[i]}
+		}
+	})
+	return insStructs
+}
+
 func insertRows() *insertData {
 	insOnce.Do(func() {
 		n := rowsN(1_000_000)
@@ -93,6 +116,11 @@ func chnativeBatch(b *testing.B, it insertTarget, codec, shape string) {
 						return err
 					}
 				}
+			case "struct":
+				if err := chnative.AppendStructs(bt, insertStructs()); err != nil {
+					bt.Abort()
+					return err
+				}
 			}
 			return bt.Send()
 		})
@@ -121,8 +149,9 @@ func sqlBatch(b *testing.B, db *sql.DB, query string) {
 	})
 }
 
-func clickhouseGoBatch(b *testing.B, it insertTarget, codec string, columnar bool) {
+func clickhouseGoBatch(b *testing.B, it insertTarget, codec string, shape string) {
 	d := insertRows()
+	structs := insertStructs()
 	c := openClickhouseGo(b, it.addr, it.user, it.password, codec, 1)
 	ctx := context.Background()
 	measure(b, len(d.ids), func() error {
@@ -130,7 +159,8 @@ func clickhouseGoBatch(b *testing.B, it insertTarget, codec string, columnar boo
 		if err != nil {
 			return err
 		}
-		if columnar {
+		switch shape {
+		case "columnar":
 			if err := bt.Column(0).Append(d.ids); err != nil {
 				return err
 			}
@@ -140,9 +170,15 @@ func clickhouseGoBatch(b *testing.B, it insertTarget, codec string, columnar boo
 			if err := bt.Column(2).Append(d.vals); err != nil {
 				return err
 			}
-		} else {
+		case "append":
 			for i := range d.ids {
 				if err := bt.Append(d.ids[i], d.names[i], d.vals[i]); err != nil {
+					return err
+				}
+			}
+		case "struct":
+			for i := range structs {
+				if err := bt.AppendStruct(&structs[i]); err != nil {
 					return err
 				}
 			}
@@ -172,8 +208,8 @@ func chgoInsert(b *testing.B, it insertTarget, codec string) {
 
 func insertArms(b *testing.B, it insertTarget, codec string, arms ...string) {
 	if len(arms) == 0 {
-		arms = []string{"chnative-columnar", "chnative-slice", "chnative-append", "chnative-sql", "noop-sql",
-			"ch-go", "clickhouse-go-columnar", "clickhouse-go-append", "clickhouse-go-sql"}
+		arms = []string{"chnative-columnar", "chnative-slice", "chnative-append", "chnative-struct", "chnative-sql", "noop-sql",
+			"ch-go", "clickhouse-go-columnar", "clickhouse-go-append", "clickhouse-go-struct", "clickhouse-go-sql"}
 	}
 	for _, arm := range arms {
 		if it.name == "real" && (arm == "ch-go" || arm == "noop-sql") {
@@ -187,6 +223,8 @@ func insertArms(b *testing.B, it insertTarget, codec string, arms ...string) {
 				chnativeBatch(b, it, codec, "slice")
 			case "chnative-append":
 				chnativeBatch(b, it, codec, "append")
+			case "chnative-struct":
+				chnativeBatch(b, it, codec, "struct")
 			case "chnative-sql":
 				sqlBatch(b, openChnative(b, it.addr, it.user, it.password, codec), it.query())
 			case "noop-sql":
@@ -199,9 +237,11 @@ func insertArms(b *testing.B, it insertTarget, codec string, arms ...string) {
 			case "ch-go":
 				chgoInsert(b, it, codec)
 			case "clickhouse-go-columnar":
-				clickhouseGoBatch(b, it, codec, true)
+				clickhouseGoBatch(b, it, codec, "columnar")
 			case "clickhouse-go-append":
-				clickhouseGoBatch(b, it, codec, false)
+				clickhouseGoBatch(b, it, codec, "append")
+			case "clickhouse-go-struct":
+				clickhouseGoBatch(b, it, codec, "struct")
 			case "clickhouse-go-sql":
 				sqlBatch(b, openClickhouseGoDB(b, it.addr, it.user, it.password, codec, 1), it.query())
 			}

@@ -23,11 +23,36 @@ type Column struct {
 //	u64sf64 id UInt64, name String, val Float64
 //	mixed   20 columns: Nullable, LowCardinality, Array, DateTime, Decimal, ...
 //	typeK   one column of PerType[K] (per-type decode)
+//	qbitf32  v QBit(Float32, 1024): 1024-dimension vectors (4 KiB each on the wire)
+//	qbitbf16 v QBit(BFloat16, 1024) (2 KiB each)
 var Shapes = map[string][]Column{
-	"one":     {{"1", "UInt8"}},
-	"u64":     {{"number", "UInt64"}},
-	"u64sf64": {{"id", "UInt64"}, {"name", "String"}, {"val", "Float64"}},
-	"mixed":   Mixed,
+	"one":      {{"1", "UInt8"}},
+	"u64":      {{"number", "UInt64"}},
+	"u64sf64":  {{"id", "UInt64"}, {"name", "String"}, {"val", "Float64"}},
+	"mixed":    Mixed,
+	"qbitf32":  {{"v", QBitF32}},
+	"qbitbf16": {{"v", QBitBF16}},
+}
+
+// The QBit types of the qbit shapes.
+const (
+	QBitF32  = "QBit(Float32, 1024)"
+	QBitBF16 = "QBit(BFloat16, 1024)"
+	QBitDim  = 1024
+)
+
+// Vector returns vector i of the qbit shapes: QBitDim float32 values, deterministic, with varied
+// signs, exponents and mantissas (every bit plane carries information).
+func Vector(i int) []float32 {
+	v := make([]float32, QBitDim)
+	x := uint32(i)*2654435761 + 1
+	for k := range v {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		v[k] = (float32(x%20001) - 10000) / float32(1+int(x>>24)%97)
+	}
+	return v
 }
 
 // Mixed is the 20-column shape. DateTime64 is absent: the committed columns package has no
@@ -228,6 +253,8 @@ func Value(t string, i int) any {
 		u[6] = u[6]&0x0f | 0x40
 		u[8] = 0x80
 		return u
+	case QBitF32, QBitBF16:
+		return Vector(i)
 	case "Enum8('a' = 1, 'b' = 2)":
 		if i%2 == 0 {
 			return "a"

@@ -1,8 +1,8 @@
 // Package rawreader is the wire's limit for reads: it sends a pre-encoded Query (plus the empty
 // Data block, or Ping for servers below 54429, as chnative does) on a warm connection and walks
 // the response only as far as needed to find EndOfStream: packet codes, block headers, fixed-width
-// column bodies skipped by size and String bodies skipped by their length prefixes. Nothing is
-// decoded into values. Uncompressed only.
+// column bodies (QBit bit planes included) skipped by size and String bodies skipped by their
+// length prefixes. Nothing is decoded into values. Uncompressed only.
 package rawreader
 
 import (
@@ -231,6 +231,13 @@ func width(t string) int {
 		var n int
 		fmt.Sscanf(t, "FixedString(%d)", &n)
 		return n
+	case strings.HasPrefix(t, "QBit("):
+		// Bit planes of ceil(stride/8) bytes per row: a fixed number of bytes per row.
+		if c, err := columns.New(t); err == nil {
+			if q, ok := c.(*columns.QBit); ok {
+				return q.NumPlanes() * q.RowBytes()
+			}
+		}
 	}
 	return 0
 }

@@ -72,6 +72,9 @@ func main() {
 	fmt.Fprintf(&md, "## Results\n\nns/row: wall time per row (per query for Select1 and Pool); best = fastest sample (best-of-N), med = median. cpu: client-process CPU ns/row (median). ratio: best ns/row over the baseline arm's best (marked *). Lower is better everywhere.\n\n")
 	var bars []bar
 	for _, gname := range order {
+		if strings.HasPrefix(gname, go127Prefix) {
+			continue // in the Go 1.27 section
+		}
 		g := groups[gname]
 		base := baselineOf(g)
 		fmt.Fprintf(&md, "### %s\n\n", g.name)
@@ -99,7 +102,8 @@ func main() {
 		}
 		md.WriteString("\n")
 	}
-	fmt.Fprintf(&md, "### QBit read and insert\n\n| arm | status |\n|---|---|\n| chnative | pending: TODO, columns.QBit is not in the committed tree |\n\n")
+	md.WriteString(go127Section(groups, order, meta))
+	md.WriteString(qbitSection(groups, order))
 	if v, ok := meta["peakheap"]; ok {
 		fmt.Fprintf(&md, "## Peak heap\n\n%s\n\n", v)
 	}
@@ -116,10 +120,15 @@ const method = `## Method
 * Every arm of a workload consumes the same values: the block tiers sum every UInt64/Float64 and
   the length of every String; row tiers Scan every column (typed destinations for the UInt64 and
   (UInt64, String, Float64) shapes, ` + "`*any`" + ` for the mixed shape); the boxed tier calls Value(i)
-  on every cell. Mixed and per-type block arms decode only.
+  on every cell. Mixed and per-type block arms decode only. Struct arms read every row into one
+  []T (chnative.Select[T] through sql.Conn.Raw; clickhouse-go conn.Select) and then touch every
+  field.
 * Codecs are equal on both sides: the fake server compresses with the codec its table names and
   only when the client asked for compression; compression rows name the codec. All other rows are
-  uncompressed. Inserts are sent as one block of all rows by every client.
+  uncompressed. Inserts are sent as one block of all rows by every client. The fake server skips
+  uncompressed inserted blocks by length (fixed-width data skipped, String lengths walked) rather
+  than decoding them, so that insert wall time measures the client and the socket; compressed
+  blocks are decompressed and decoded.
 * One warm-up op per sample (connections, buffers) is excluded: fixed costs are measured apart, by
   Select1 (500 sequential SELECT 1 on a warm connection) and Pool (64 concurrent queries).
 * The host is shared and noisy: a sample is one ` + "`-benchtime`" + ` run, the table shows the fastest
@@ -156,6 +165,9 @@ func parse(sc *bufio.Scanner) (map[string]*group, []string, map[string]string) {
 		}
 		if strings.HasPrefix(line, "goversion:") {
 			meta["go"] = strings.TrimSpace(strings.TrimPrefix(line, "goversion:"))
+		}
+		if strings.HasPrefix(line, "goversion127:") {
+			meta["go127"] = strings.TrimSpace(strings.TrimPrefix(line, "goversion127:"))
 		}
 		if strings.HasPrefix(line, "samples:") {
 			meta["samples"] = strings.TrimSpace(strings.TrimPrefix(line, "samples:"))
@@ -319,4 +331,54 @@ func goVersion(meta map[string]string) string {
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "report:", err)
 	os.Exit(1)
+}
+
+// qbitSection summarises the QBit groups (BenchmarkQBit): per vector rather than per row, with
+// the wire throughput of the fastest sample.
+func qbitSection(groups map[string]*group, order []string) string {
+	var b strings.Builder
+	b.WriteString("## QBit read and insert\n\n")
+	b.WriteString("QBit(T, 1024) vectors, fake server, uncompressed (BenchmarkQBit). A row is one vector; MB/s is bit-plane bytes on the wire per second (fastest sample). " +
+		"Read: -blocks and ch-go decode only (planes kept as they arrive), -vectors also detranspose to element values, clickhouse-go scans each row into a []float32, raw only walks the bytes. " +
+		"Insert: every arm appends each vector as a []float32 and sends one block.\n\n")
+	b.WriteString("| workload | arm | ns/vector best | MB/s | ratio | cpu ns/vector | allocs/vector | B/vector |\n|---|---|--:|--:|--:|--:|--:|--:|\n")
+	n := 0
+	for _, gname := range order {
+		if !strings.HasPrefix(gname, "QBit/") {
+			continue
+		}
+		g := groups[gname]
+		base := baselineOf(g)
+		var bmin float64
+		if base != nil {
+			bmin = stat(base, "ns/row", minOf)
+		}
+		for _, a := range g.arms {
+			mn := stat(a, "ns/row", minOf)
+			ratio := "—"
+			if base != nil && bmin > 0 {
+				ratio = fmt.Sprintf("%.2fx", mn/bmin)
+			}
+			name := a.name
+			if a == base {
+				name += " *"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", strings.TrimPrefix(gname, "QBit/"), name, num(mn),
+				num(stat(a, "MB/s", maxOf)), ratio, num(stat(a, "cpu-ns/row", median)), num(stat(a, "allocs/row", median)), num(stat(a, "B/row", median)))
+			n++
+		}
+	}
+	if n == 0 {
+		b.WriteString("| QBit | not run | — | — | — | — | — | — |\n")
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+func maxOf(v []float64) float64 {
+	m := math.Inf(-1)
+	for _, x := range v {
+		m = math.Max(m, x)
+	}
+	return m
 }

@@ -1,0 +1,69 @@
+package chnative
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/nativeproto"
+)
+
+// benchInsertState is an insert with no connection: (UInt64, String, Float64) columns that never
+// fill a block.
+func benchInsertState() *insertState {
+	b := nativeproto.NewBlock()
+	b.Add("id", columns.NewFixed[uint64](""))
+	b.Add("name", columns.NewString())
+	b.Add("val", columns.NewFixed[float64](""))
+	return &insertState{block: b, maxRows: 1 << 62}
+}
+
+var benchNames = func() []string {
+	s := make([]string, 4096)
+	for i := range s {
+		s[i] = "name-" + strconv.Itoa(i*7919)
+	}
+	return s
+}()
+
+// BenchmarkInsertAppendRow measures Batch.Append's own cost per row (the caller boxes the values).
+func BenchmarkInsertAppendRow(b *testing.B) {
+	ins := benchInsertState()
+	bt := &Batch{ins: ins}
+	i := 0
+	for b.Loop() {
+		if err := bt.Append(uint64(i)+1000, benchNames[i&4095], float64(i)*0.25); err != nil {
+			b.Fatal(err)
+		}
+		i++
+		if i&(1<<16-1) == 0 {
+			for c := range 3 {
+				ins.block.Column(c).Reset()
+			}
+		}
+	}
+}
+
+// BenchmarkInsertStructs measures AppendStructs per row.
+func BenchmarkInsertStructs(b *testing.B) {
+	type row struct {
+		ID   uint64 `ch:"id"`
+		Name string
+		Val  float64
+	}
+	rows := make([]row, 1<<16)
+	for i := range rows {
+		rows[i] = row{uint64(i), benchNames[i&4095], float64(i)}
+	}
+	ins := benchInsertState()
+	bt := &Batch{ins: ins}
+	for b.Loop() {
+		if err := AppendStructs(bt, rows); err != nil {
+			b.Fatal(err)
+		}
+		for c := range 3 {
+			ins.block.Column(c).Reset()
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(rows)), "ns/row")
+}
