@@ -86,16 +86,9 @@ func planStructAppend(t reflect.Type, ins *insertState) (*structAppendPlan, erro
 	if t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("chnative: AppendStructs needs a struct type, not %v", t)
 	}
-	fields := map[string]reflect.StructField{}
-	for _, f := range reflect.VisibleFields(t) {
-		if !f.IsExported() || f.Anonymous {
-			continue
-		}
-		k := fieldKey(f)
-		if k == "-" {
-			continue
-		}
-		fields[strings.ToLower(k)] = f
+	fields, err := structFields(t)
+	if err != nil {
+		return nil, err
 	}
 	b := ins.block
 	p := &structAppendPlan{typ: t, fields: make([]fieldAppender, b.NumColumns())}

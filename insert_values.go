@@ -103,26 +103,104 @@ func keywordIndex(query, word string) int {
 	return -1
 }
 
-// splitInsertArgs maps the arguments of "VALUES (?, ?), (?, ?)" or "VALUES ($2, $1), ..." (the
-// VALUES tail of an INSERT) to rows in column order.
-func splitInsertArgs(tail string, args []driver.NamedValue) ([][]driver.NamedValue, bool) {
+// splitInsertArgs maps the arguments of "VALUES (?, ?), (?, ?)", "VALUES ($2, $1), ..." or
+// "VALUES (@b, @a), ..." (named arguments, sql.Named) to rows in column order. ok is false when
+// the tail has another shape; err names a named placeholder without an argument, or a named
+// argument without a placeholder.
+func splitInsertArgs(tail string, args []driver.NamedValue) (rows [][]driver.NamedValue, ok bool, err error) {
 	if tuples, width, ok := placeholderRows(tail); ok && tuples*width == len(args) {
 		rows := make([][]driver.NamedValue, tuples)
 		for i := range rows {
 			rows[i] = args[i*width : (i+1)*width]
 		}
-		return rows, true
+		return rows, true, nil
+	}
+	if names, ok := namedRows(tail); ok {
+		return namedArgs(names, args)
 	}
 	idx, ok := dollarRows(tail, len(args))
 	if !ok {
-		return nil, false
+		return nil, false, nil
 	}
-	rows := make([][]driver.NamedValue, len(idx))
+	rows = make([][]driver.NamedValue, len(idx))
 	for i, tuple := range idx {
 		rows[i] = make([]driver.NamedValue, len(tuple))
 		for j, n := range tuple {
 			rows[i][j] = args[n-1]
 		}
 	}
-	return rows, true
+	return rows, true, nil
+}
+
+// namedRows parses a VALUES tail whose every value is a named placeholder, "(@a, @b), (@c, @d)",
+// into the names by tuple.
+func namedRows(tail string) ([][]string, bool) {
+	s := strings.TrimRight(strings.TrimSpace(tail), "; \t\r\n")
+	var out [][]string
+	for len(s) > 0 {
+		if s[0] != '(' {
+			return nil, false
+		}
+		end := strings.IndexByte(s, ')')
+		if end < 0 {
+			return nil, false
+		}
+		parts := strings.Split(s[1:end], ",")
+		if len(out) > 0 && len(parts) != len(out[0]) {
+			return nil, false
+		}
+		tuple := make([]string, len(parts))
+		for i, p := range parts {
+			p = strings.TrimSpace(p)
+			if len(p) < 2 || p[0] != '@' || !isIdentStart(p[1]) {
+				return nil, false
+			}
+			for j := 2; j < len(p); j++ {
+				if !isWordChar(p[j]) {
+					return nil, false
+				}
+			}
+			tuple[i] = p[1:]
+		}
+		out = append(out, tuple)
+		s = strings.TrimSpace(s[end+1:])
+		if s == "" {
+			break
+		}
+		if s[0] != ',' {
+			return nil, false
+		}
+		s = strings.TrimSpace(s[1:])
+	}
+	return out, len(out) > 0
+}
+
+// namedArgs arranges args (sql.Named) in the order of the placeholders' names.
+func namedArgs(names [][]string, args []driver.NamedValue) ([][]driver.NamedValue, bool, error) {
+	byName := make(map[string]driver.NamedValue, len(args))
+	for _, a := range args {
+		if a.Name == "" {
+			return nil, false, bindErr("argument %d has no name, and the VALUES placeholders are named (@name): pass sql.Named values", a.Ordinal)
+		}
+		byName[a.Name] = a
+	}
+	used := make(map[string]bool, len(args))
+	rows := make([][]driver.NamedValue, len(names))
+	for i, tuple := range names {
+		rows[i] = make([]driver.NamedValue, len(tuple))
+		for j, n := range tuple {
+			a, ok := byName[n]
+			if !ok {
+				return nil, false, bindErr("placeholder @%s has no argument named %q", n, n)
+			}
+			rows[i][j] = a
+			used[n] = true
+		}
+	}
+	for _, a := range args {
+		if !used[a.Name] {
+			return nil, false, bindErr("named argument %q has no @%s placeholder", a.Name, a.Name)
+		}
+	}
+	return rows, true, nil
 }

@@ -53,7 +53,11 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 		case len(args) > 0 && !hasPlaceholders(query):
 			return c.insertRows(ctx, query, [][]driver.NamedValue{args})
 		case hasValues && len(args) > 0:
-			if rowsArgs, ok := splitInsertArgs(tail, args); ok {
+			rowsArgs, ok, err := splitInsertArgs(tail, args)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
 				// INSERT ... VALUES (?, ?), (?, ?) or ($1, $2): the arguments go through the
 				// native insert.
 				return c.insertRows(ctx, query, rowsArgs)

@@ -277,7 +277,8 @@ func (r *rows) ColumnTypeScanType(i int) reflect.Type {
 	return reflect.TypeFor[any]()
 }
 
-// ColumnTypeNullable reports whether the column is Nullable or LowCardinality(Nullable).
+// ColumnTypeNullable reports whether the column is Nullable or LowCardinality(Nullable), also
+// inside SimpleAggregateFunction(f, T), whose values are T's.
 func (r *rows) ColumnTypeNullable(i int) (nullable, ok bool) {
 	if c := r.column(i); c != nil {
 		return columnNullable(c), true
@@ -291,6 +292,8 @@ func columnNullable(c columns.Column) bool {
 		return true
 	case *columns.LowCardinality:
 		return x.Nullable()
+	case *columns.SimpleAggregateFunction:
+		return columnNullable(x.Inner())
 	}
 	return false
 }
@@ -301,7 +304,14 @@ func (r *rows) ColumnTypePrecisionScale(i int) (precision, scale int64, ok bool)
 	if err != nil {
 		return 0, 0, false
 	}
-	for n.Name == "Nullable" || n.Name == "LowCardinality" {
+	for n.Name == "Nullable" || n.Name == "LowCardinality" || n.Name == "SimpleAggregateFunction" {
+		if n.Name == "SimpleAggregateFunction" { // (f, T): T is the second argument
+			if len(n.Args) < 2 || n.Args[1].Type == nil {
+				return 0, 0, false
+			}
+			n = n.Args[1].Type
+			continue
+		}
 		if len(n.Args) != 1 || n.Args[0].Type == nil {
 			return 0, 0, false
 		}

@@ -43,6 +43,7 @@ type boxer struct {
 	cols   []boxCol
 	plan   []slabPlan
 	chunk  []uint64 // the unused rest of the current slab chunk (see carve)
+	grown  int      // bytes of the last chunk allocated (see nextChunk)
 }
 
 // slabChunk is the size of the pointer-free chunks slabs are carved from: one allocation serves
@@ -60,11 +61,23 @@ func (bx *boxer) carve(size uintptr) unsafe.Pointer {
 		if words > slabChunk/8/2 {
 			return unsafe.Pointer(unsafe.SliceData(make([]uint64, words)))
 		}
-		bx.chunk = make([]uint64, slabChunk/8)
+		bx.chunk = make([]uint64, nextChunk(&bx.grown, words*8)/8)
 	}
 	p := unsafe.Pointer(unsafe.SliceData(bx.chunk))
 	bx.chunk = bx.chunk[words:]
 	return p
+}
+
+// nextChunk returns the size of the next chunk to allocate for at least need bytes: chunks start
+// small and double up to slabChunk, so a one-row result (SELECT 1) does not allocate 64 KiB,
+// and a long one soon shares each allocation among many windows. grown is the last size.
+func nextChunk(grown *int, need int) int {
+	n := min(max(*grown*2, 512), slabChunk)
+	for n < need {
+		n *= 2
+	}
+	*grown = n
+	return n
 }
 
 // reset forgets the window: the block was decoded again.
@@ -265,6 +278,7 @@ func (bx *boxer) row(dest []driver.Value, b *nativeproto.Block, row int) {
 type textWindows struct {
 	cols  []textWindow
 	chunk []byte // the unused rest of the current text chunk
+	grown int    // bytes of the last chunk allocated (see nextChunk)
 }
 
 type textWindow struct {
@@ -343,7 +357,7 @@ func (w *textWindow) fill(tw *textWindows, c *columns.String, row int) {
 			w.text = bytes.Clone(src)
 			return
 		}
-		tw.chunk = make([]byte, slabChunk)
+		tw.chunk = make([]byte, nextChunk(&tw.grown, len(src)))
 	}
 	n := copy(tw.chunk, src)
 	w.text = tw.chunk[:n:n]

@@ -103,8 +103,12 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 		}
 		return driver.RowsAffected(1), nil
 	}
-	// VALUES (?, ?), (?, ?) or ($2, $1) decide which argument goes to which column and row.
-	rowsArgs, ok := splitInsertArgs(s.valuesTail, args)
+	// VALUES (?, ?), (?, ?), ($2, $1) or (@b, @a) decide which argument goes to which column
+	// and row.
+	rowsArgs, ok, err := splitInsertArgs(s.valuesTail, args)
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
 		rowsArgs = [][]driver.NamedValue{args}
 	}

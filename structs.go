@@ -132,16 +132,9 @@ func fieldKey(f reflect.StructField) string {
 
 // planStruct matches the block's columns to fields of t.
 func planStruct(t reflect.Type, b *nativeproto.Block) ([]fieldCopier, error) {
-	fields := map[string]reflect.StructField{}
-	for _, f := range reflect.VisibleFields(t) {
-		if !f.IsExported() || f.Anonymous {
-			continue
-		}
-		k := fieldKey(f)
-		if k == "-" {
-			continue
-		}
-		fields[strings.ToLower(k)] = f
+	fields, err := structFields(t)
+	if err != nil {
+		return nil, err
 	}
 	plan := make([]fieldCopier, 0, b.NumColumns())
 	for i := 0; i < b.NumColumns(); i++ {
@@ -152,6 +145,28 @@ func planStruct(t reflect.Type, b *nativeproto.Block) ([]fieldCopier, error) {
 		plan = append(plan, fieldCopier{col: i, field: f.Name, offset: f.Offset, copy: copierFor(b.Column(i), f.Type)})
 	}
 	return plan, nil
+}
+
+// structFields maps the lower-cased column name of each exported field of t (its "ch" tag, else
+// its "db" tag, else its name; "-" skips it) to the field. Two fields naming one column are an
+// error: one of them would silently stay empty.
+func structFields(t reflect.Type) (map[string]reflect.StructField, error) {
+	fields := map[string]reflect.StructField{}
+	for _, f := range reflect.VisibleFields(t) {
+		if !f.IsExported() || f.Anonymous {
+			continue
+		}
+		k := fieldKey(f)
+		if k == "-" {
+			continue
+		}
+		lk := strings.ToLower(k)
+		if g, dup := fields[lk]; dup {
+			return nil, fmt.Errorf("chnative: fields %s and %s of %v both name column %s", g.Name, f.Name, t, k)
+		}
+		fields[lk] = f
+	}
+	return fields, nil
 }
 
 // copyFn copies rows [0, n) of col into the field at offset off of n structs of size bytes at base.
@@ -532,6 +547,15 @@ func assignValue(dst reflect.Value, v any, scanner bool) error {
 		return nil
 	}
 	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Pointer && !rv.Type().AssignableTo(el.Type()) {
+		// A Nullable element (*T) into a field of another type: its value, or the zero value.
+		if rv.IsNil() {
+			el.SetZero()
+			return nil
+		}
+		rv = rv.Elem()
+		v = rv.Interface()
+	}
 	if el.Kind() == reflect.Pointer {
 		p := reflect.New(el.Type().Elem())
 		if err := assignValue(p, v, reflect.PointerTo(el.Type().Elem()).Implements(reflect.TypeFor[sql.Scanner]())); err != nil {
@@ -554,6 +578,20 @@ func assignValue(dst reflect.Value, v any, scanner bool) error {
 			return fmt.Errorf("value %v does not fit %v", v, el.Type())
 		}
 		el.Set(c)
+		return nil
+	}
+	if el.Kind() == reflect.Slice && rv.Kind() == reflect.Slice {
+		// Array(T) into a slice of another element type: element by element, each checked
+		// as a single value would be (Array(UInt8) into []uint64, Array(Nullable(T)) into []*U).
+		et := el.Type().Elem()
+		scan := reflect.PointerTo(et).Implements(reflect.TypeFor[sql.Scanner]())
+		out := reflect.MakeSlice(el.Type(), rv.Len(), rv.Len())
+		for i := range rv.Len() {
+			if err := assignValue(out.Index(i).Addr(), rv.Index(i).Interface(), scan); err != nil {
+				return fmt.Errorf("element %d: %w", i, err)
+			}
+		}
+		el.Set(out)
 		return nil
 	}
 	return fmt.Errorf("cannot store %T in %v", v, el.Type())

@@ -66,6 +66,6 @@ if [[ "${BENCH_NO_REPORT:-}" != "1" ]]; then
 	quick=""
 	[[ "${BENCH_QUICK:-}" == "1" ]] && quick="BENCH_QUICK=1 "
 	go run ./bench/cmd/report -in "$out" -out "$root/BENCHMARKS.md" -svg "$root/benchmarks.svg" \
-		-server "$server" -cmd "${quick}make bench"
+		-server "$server" -cmd "${quick}make bench" -findings bench/FINDINGS.md
 	echo "wrote $root/BENCHMARKS.md and $root/benchmarks.svg" >&2
 fi

@@ -10,6 +10,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"flag"
 	"fmt"
 	"math"
@@ -43,6 +44,7 @@ func main() {
 	svgRef := flag.String("svgref", "", "how BENCHMARKS.md refers to the SVG (default: its base name)")
 	command := flag.String("cmd", "make bench", "command that produced the results")
 	server := flag.String("server", "", "real server version")
+	findings := flag.String("findings", "", "hand-written markdown embedded after the targets: why missed targets miss, with profiles")
 	flag.Parse()
 
 	f, err := os.Open(*in)
@@ -66,6 +68,15 @@ func main() {
 
 	fmt.Fprintf(&md, "## Targets\n\n")
 	md.WriteString(targets(groups, meta))
+	if *findings != "" {
+		b, err := os.ReadFile(*findings)
+		if err != nil {
+			fail(err)
+		}
+		fmt.Fprintf(&md, "\n## Why the missed targets miss\n\nFrom `%s`, written by hand from the profiles of the runs named there (the numbers above are this run's).\n\n", *findings)
+		md.Write(bytes.TrimSpace(b))
+		md.WriteString("\n")
+	}
 
 	fmt.Fprintf(&md, "\n## Ratios\n\n![ratio of each chnative arm to its group's baseline](%s)\n\n", ref(*svgRef, *svg))
 

@@ -54,7 +54,7 @@ var targetList = []target{
 
 func targets(groups map[string]*group, meta map[string]string) string {
 	var b strings.Builder
-	b.WriteString("Ratios from this run (best-of-N for time, medians for CPU and allocations). A missed target names what was measured; the findings in the report that accompanied the first run explain the causes.\n\n")
+	b.WriteString("Ratios from this run (best-of-N for time, medians for CPU and allocations). A missed target names what was measured; the section \"Why the missed targets miss\" below explains the causes.\n\n")
 	b.WriteString("| target | measured | verdict |\n|---|--:|---|\n")
 	for _, t := range targetList {
 		g := groups[t.group]
