@@ -18,37 +18,52 @@ func insertValuesData(query string) (string, bool) {
 // placeholderRows parses a VALUES tail made only of tuples of ? placeholders, "(?, ?), (?, ?)",
 // and returns the number of tuples and of placeholders in each.
 func placeholderRows(tail string) (tuples, width int, ok bool) {
-	s := strings.TrimSpace(tail)
-	s = strings.TrimRight(s, "; \t\r\n")
-	for len(s) > 0 {
-		if s[0] != '(' {
-			return 0, 0, false
-		}
-		end := strings.IndexByte(s, ')')
-		if end < 0 {
-			return 0, 0, false
-		}
-		parts := strings.Split(s[1:end], ",")
-		for _, p := range parts {
-			if strings.TrimSpace(p) != "?" {
+	ts, ok := valuesTuples(tail)
+	if !ok {
+		return 0, 0, false
+	}
+	for _, t := range ts {
+		for _, p := range t {
+			if p != "?" {
 				return 0, 0, false
 			}
 		}
-		if tuples > 0 && len(parts) != width {
-			return 0, 0, false
+	}
+	return len(ts), len(ts[0]), true
+}
+
+// valuesTuples splits a VALUES tail of flat tuples, "(a, b), (c, d)", into the trimmed text of
+// each tuple's values. ok is false for another shape (nested parentheses, a literal holding a
+// comma or parenthesis, tuples of different widths, anything after the last tuple but ";").
+func valuesTuples(tail string) ([][]string, bool) {
+	s := strings.TrimRight(strings.TrimSpace(tail), "; \t\r\n")
+	var out [][]string
+	for len(s) > 0 {
+		if s[0] != '(' {
+			return nil, false
 		}
-		width = len(parts)
-		tuples++
+		end := strings.IndexByte(s, ')')
+		if end < 0 {
+			return nil, false
+		}
+		parts := strings.Split(s[1:end], ",")
+		if len(out) > 0 && len(parts) != len(out[0]) {
+			return nil, false
+		}
+		for k, p := range parts {
+			parts[k] = strings.TrimSpace(p)
+		}
+		out = append(out, parts)
 		s = strings.TrimSpace(s[end+1:])
 		if s == "" {
 			break
 		}
 		if s[0] != ',' {
-			return 0, 0, false
+			return nil, false
 		}
 		s = strings.TrimSpace(s[1:])
 	}
-	return tuples, width, tuples > 0
+	return out, len(out) > 0
 }
 
 // insertWantsData reports whether the server waits for client data blocks after this INSERT:
@@ -135,23 +150,12 @@ func splitInsertArgs(tail string, args []driver.NamedValue) (rows [][]driver.Nam
 // namedRows parses a VALUES tail whose every value is a named placeholder, "(@a, @b), (@c, @d)",
 // into the names by tuple.
 func namedRows(tail string) ([][]string, bool) {
-	s := strings.TrimRight(strings.TrimSpace(tail), "; \t\r\n")
-	var out [][]string
-	for len(s) > 0 {
-		if s[0] != '(' {
-			return nil, false
-		}
-		end := strings.IndexByte(s, ')')
-		if end < 0 {
-			return nil, false
-		}
-		parts := strings.Split(s[1:end], ",")
-		if len(out) > 0 && len(parts) != len(out[0]) {
-			return nil, false
-		}
-		tuple := make([]string, len(parts))
-		for i, p := range parts {
-			p = strings.TrimSpace(p)
+	ts, ok := valuesTuples(tail)
+	if !ok {
+		return nil, false
+	}
+	for _, t := range ts {
+		for i, p := range t {
 			if len(p) < 2 || p[0] != '@' || !isIdentStart(p[1]) {
 				return nil, false
 			}
@@ -160,19 +164,10 @@ func namedRows(tail string) ([][]string, bool) {
 					return nil, false
 				}
 			}
-			tuple[i] = p[1:]
+			t[i] = p[1:]
 		}
-		out = append(out, tuple)
-		s = strings.TrimSpace(s[end+1:])
-		if s == "" {
-			break
-		}
-		if s[0] != ',' {
-			return nil, false
-		}
-		s = strings.TrimSpace(s[1:])
 	}
-	return out, len(out) > 0
+	return ts, true
 }
 
 // namedArgs arranges args (sql.Named) in the order of the placeholders' names.

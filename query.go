@@ -149,47 +149,29 @@ func (c *conn) exec(ctx context.Context, query, body string, opts *queryOptions,
 // dollarRows parses a VALUES tail made only of tuples of $N placeholders, "($1, $2), ($3, $4)",
 // and returns each tuple's argument numbers. Every argument (1..nargs) must be used.
 func dollarRows(tail string, nargs int) ([][]int, bool) {
-	s := strings.TrimRight(strings.TrimSpace(tail), "; \t\r\n")
-	var out [][]int
+	ts, ok := valuesTuples(tail)
+	if !ok {
+		return nil, false
+	}
+	out := make([][]int, len(ts))
 	used := make([]bool, nargs+1)
-	for len(s) > 0 {
-		if s[0] != '(' {
-			return nil, false
-		}
-		end := strings.IndexByte(s, ')')
-		if end < 0 {
-			return nil, false
-		}
-		parts := strings.Split(s[1:end], ",")
-		if len(out) > 0 && len(parts) != len(out[0]) {
-			return nil, false
-		}
-		tuple := make([]int, len(parts))
-		for i, p := range parts {
-			p = strings.TrimSpace(p)
+	for k, t := range ts {
+		out[k] = make([]int, len(t))
+		for i, p := range t {
 			n, err := strconv.Atoi(strings.TrimPrefix(p, "$"))
 			if !strings.HasPrefix(p, "$") || err != nil || n < 1 || n > nargs {
 				return nil, false
 			}
-			tuple[i] = n
+			out[k][i] = n
 			used[n] = true
 		}
-		out = append(out, tuple)
-		s = strings.TrimSpace(s[end+1:])
-		if s == "" {
-			break
-		}
-		if s[0] != ',' {
-			return nil, false
-		}
-		s = strings.TrimSpace(s[1:])
 	}
 	for n := 1; n <= nargs; n++ {
 		if !used[n] {
 			return nil, false
 		}
 	}
-	return out, len(out) > 0
+	return out, true
 }
 
 // valuesAsSelect rewrites "INSERT INTO t [(cols)] VALUES (a, b), (c, d)" as

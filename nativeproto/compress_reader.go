@@ -141,13 +141,7 @@ func (r *FrameReader) readFrame() error {
 		r.data = payload // length checked in checkHeader
 		return nil
 	case MethodLZ4:
-		direct := int(usize) <= len(r.direct)
-		var out []byte
-		if direct {
-			out = r.direct[:usize]
-		} else {
-			out = r.grow(int(usize))
-		}
+		out, direct := r.output(int(usize))
 		n, err := lz4.UncompressBlock(payload, out)
 		if err != nil {
 			return fe("LZ4 decompression failed", err)
@@ -181,13 +175,7 @@ func (r *FrameReader) readFrame() error {
 			}
 			r.zd = zd
 		}
-		direct := int(usize) <= len(r.direct)
-		var out []byte
-		if direct {
-			out = r.direct[:usize]
-		} else {
-			out = r.grow(int(usize))
-		}
+		out, direct := r.output(int(usize))
 		// The cap limit (WithDecodeAllCapLimit) keeps the output in out's memory.
 		res, err := r.zd.DecodeAll(payload, out[:0:len(out)])
 		if err != nil {
@@ -249,4 +237,13 @@ func wrapReadErr(err error, reason string, m Method, csize, usize uint32) error 
 		return &FrameError{Reason: reason, Method: m, CompressedSize: csize, UncompressedSize: usize, Err: io.ErrUnexpectedEOF}
 	}
 	return fmt.Errorf("nativeproto: reading compressed frame: %w", err)
+}
+
+// output returns where a frame of usize bytes decompresses to: straight into the caller's buffer
+// (direct) when it fits there, else into the reader's own buffer.
+func (r *FrameReader) output(usize int) (out []byte, direct bool) {
+	if usize <= len(r.direct) {
+		return r.direct[:usize], true
+	}
+	return r.grow(usize), false
 }

@@ -134,20 +134,23 @@ remove_state_dir() {
 	rm -rf -- "$STATE_DIR"
 }
 
+terminate() {
+	# SIGTERM to our server process $1, then SIGKILL if it is still running after 30s.
+	local pid="$1" i
+	kill -TERM "$pid" 2>/dev/null || true
+	for ((i = 0; i < 300; i++)); do
+		pid_alive "$pid" || return 0
+		sleep 0.1
+	done
+	log "still running after 30s; sending SIGKILL"
+	kill -KILL "$pid" 2>/dev/null || true
+	sleep 0.5
+}
+
 stop_server() {
 	if read_state && pid_alive "$PID"; then
 		log "stopping clickhouse-server (pid $PID)"
-		kill -TERM "$PID" 2>/dev/null || true
-		local i
-		for ((i = 0; i < 300; i++)); do
-			pid_alive "$PID" || break
-			sleep 0.1
-		done
-		if pid_alive "$PID"; then
-			log "still running after 30s; sending SIGKILL"
-			kill -KILL "$PID" 2>/dev/null || true
-			sleep 0.5
-		fi
+		terminate "$PID"
 	fi
 	remove_state_dir
 }
@@ -401,16 +404,7 @@ cmd_restart() {
 	read_state && pid_alive "$PID" || die "not running (run: scripts/clickhouse.sh start)"
 	local old="$PID" pid i
 	log "restarting clickhouse-server (pid $old)"
-	kill -TERM "$old" 2>/dev/null || true
-	for ((i = 0; i < 300; i++)); do
-		pid_alive "$old" || break
-		sleep 0.1
-	done
-	if pid_alive "$old"; then
-		log "still running after 30s; sending SIGKILL"
-		kill -KILL "$old" 2>/dev/null || true
-		sleep 0.5
-	fi
+	terminate "$old"
 	# The old process may leave its listening sockets in TIME_WAIT; the server sets
 	# SO_REUSEADDR, so binding the same ports again works at once. Retry a few times
 	# in case the kernel has not released them yet.

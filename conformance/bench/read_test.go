@@ -319,55 +319,37 @@ type usfRow struct {
 	Val  float64 `ch:"val"`
 }
 
+// mixedRow is the mixed shape as a struct; D is the Decimal type.
+type mixedRow[D any] struct {
+	ID   uint64    `ch:"id"`
+	I32  int32     `ch:"i32"`
+	U8   uint8     `ch:"u8"`
+	F32  float32   `ch:"f32"`
+	F64  float64   `ch:"f64"`
+	S    string    `ch:"s"`
+	FS   string    `ch:"fs"`
+	NS   *string   `ch:"ns"`
+	NI   *int64    `ch:"ni"`
+	NF   *float64  `ch:"nf"`
+	LC   string    `ch:"lc"`
+	U32  uint32    `ch:"u32"`
+	AU   []uint64  `ch:"au"`
+	AS   []string  `ch:"as"`
+	DT   time.Time `ch:"dt"`
+	D    time.Time `ch:"d"`
+	Dec  D         `ch:"dec"`
+	Dec9 D         `ch:"dec9"`
+	UUID uuid.UUID `ch:"uuid"`
+	E    string    `ch:"e"`
+}
+
 // mixedCH is the mixed shape as clickhouse-go maps it: Nullable as pointers, Decimal as
 // shopspring decimal.Decimal, UUID as uuid.UUID, Enum8 and FixedString as string.
-type mixedCH struct {
-	ID   uint64          `ch:"id"`
-	I32  int32           `ch:"i32"`
-	U8   uint8           `ch:"u8"`
-	F32  float32         `ch:"f32"`
-	F64  float64         `ch:"f64"`
-	S    string          `ch:"s"`
-	FS   string          `ch:"fs"`
-	NS   *string         `ch:"ns"`
-	NI   *int64          `ch:"ni"`
-	NF   *float64        `ch:"nf"`
-	LC   string          `ch:"lc"`
-	U32  uint32          `ch:"u32"`
-	AU   []uint64        `ch:"au"`
-	AS   []string        `ch:"as"`
-	DT   time.Time       `ch:"dt"`
-	D    time.Time       `ch:"d"`
-	Dec  decimal.Decimal `ch:"dec"`
-	Dec9 decimal.Decimal `ch:"dec9"`
-	UUID uuid.UUID       `ch:"uuid"`
-	E    string          `ch:"e"`
-}
+type mixedCH = mixedRow[decimal.Decimal]
 
 // mixedNative is the mixed shape as chnative maps it best: the same, but Decimal as
 // columns.Decimal (exact, what chnative's Decimal columns return).
-type mixedNative struct {
-	ID   uint64          `ch:"id"`
-	I32  int32           `ch:"i32"`
-	U8   uint8           `ch:"u8"`
-	F32  float32         `ch:"f32"`
-	F64  float64         `ch:"f64"`
-	S    string          `ch:"s"`
-	FS   string          `ch:"fs"`
-	NS   *string         `ch:"ns"`
-	NI   *int64          `ch:"ni"`
-	NF   *float64        `ch:"nf"`
-	LC   string          `ch:"lc"`
-	U32  uint32          `ch:"u32"`
-	AU   []uint64        `ch:"au"`
-	AS   []string        `ch:"as"`
-	DT   time.Time       `ch:"dt"`
-	D    time.Time       `ch:"d"`
-	Dec  columns.Decimal `ch:"dec"`
-	Dec9 columns.Decimal `ch:"dec9"`
-	UUID uuid.UUID       `ch:"uuid"`
-	E    string          `ch:"e"`
-}
+type mixedNative = mixedRow[columns.Decimal]
 
 // mixedSum touches every field of a mixed row (the decimals by sign and scale).
 func mixedSum(id uint64, i32 int32, u8 uint8, f32 float32, f64 float64, s, fs string, ns *string, ni *int64, nf *float64,

@@ -23,25 +23,12 @@ func go127Section(groups map[string]*group, order []string, meta map[string]stri
 		}
 		n++
 		g := groups[gname]
-		base := baselineOf(g)
 		fmt.Fprintf(&b, "### %s\n\n", g.name)
 		b.WriteString("| arm | ns/row best | ns/row med | ratio | cpu ns/row | allocs/row | B/row | n |\n|---|--:|--:|--:|--:|--:|--:|--:|\n")
-		var bmin float64
-		if base != nil {
-			bmin = stat(base, "ns/row", minOf)
-		}
-		for _, a := range g.arms {
-			mn := stat(a, "ns/row", minOf)
-			ratio := "—"
-			if base != nil && bmin > 0 {
-				ratio = fmt.Sprintf("%.2fx", mn/bmin)
-			}
-			name := a.name
-			if a == base {
-				name += " *"
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %d |\n", name, num(mn), num(stat(a, "ns/row", median)),
-				ratio, num(stat(a, "cpu-ns/row", median)), num(stat(a, "allocs/row", median)), num(stat(a, "B/row", median)), len(a.samples))
+		for _, l := range armLines(g) {
+			a := l.a
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %d |\n", l.name, num(l.best), num(stat(a, "ns/row", median)),
+				ratioText(l.ratio), num(stat(a, "cpu-ns/row", median)), num(stat(a, "allocs/row", median)), num(stat(a, "B/row", median)), len(a.samples))
 		}
 		b.WriteString("\n")
 	}

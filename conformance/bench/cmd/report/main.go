@@ -87,29 +87,15 @@ func main() {
 			continue // in the Go 1.27 section
 		}
 		g := groups[gname]
-		base := baselineOf(g)
 		fmt.Fprintf(&md, "### %s\n\n", g.name)
 		fmt.Fprintf(&md, "| arm | ns/row best | ns/row med | ratio | cpu ns/row | allocs/row | B/row | n |\n|---|--:|--:|--:|--:|--:|--:|--:|\n")
-		var bmin float64
-		if base != nil {
-			bmin = stat(base, "ns/row", minOf)
-		}
-		for _, a := range g.arms {
-			mn := stat(a, "ns/row", minOf)
-			ratio := "—"
-			if base != nil && bmin > 0 {
-				r := mn / bmin
-				ratio = fmt.Sprintf("%.2fx", r)
-				if strings.HasPrefix(a.name, "chnative") {
-					bars = append(bars, bar{label: g.name + " " + a.name, ratio: r, base: base.name})
-				}
+		for _, l := range armLines(g) {
+			a := l.a
+			if !math.IsNaN(l.ratio) && strings.HasPrefix(a.name, "chnative") {
+				bars = append(bars, bar{label: g.name + " " + a.name, ratio: l.ratio, base: baselineOf(g).name})
 			}
-			name := a.name
-			if a == base {
-				name += " *"
-			}
-			fmt.Fprintf(&md, "| %s | %s | %s | %s | %s | %s | %s | %d |\n", name, num(mn), num(stat(a, "ns/row", median)),
-				ratio, num(stat(a, "cpu-ns/row", median)), num(stat(a, "allocs/row", median)), num(stat(a, "B/row", median)), len(a.samples))
+			fmt.Fprintf(&md, "| %s | %s | %s | %s | %s | %s | %s | %d |\n", l.name, num(l.best), num(stat(a, "ns/row", median)),
+				ratioText(l.ratio), num(stat(a, "cpu-ns/row", median)), num(stat(a, "allocs/row", median)), num(stat(a, "B/row", median)), len(a.samples))
 		}
 		md.WriteString("\n")
 	}
@@ -246,6 +232,44 @@ func peakHeap(line string) string {
 	return fmt.Sprintf("Reading %.0f UInt64 rows through the block tier (fake server): peak HeapInuse %.1f MB (%.1f MB before the query); target < 64 MB: **%s**.", rows, peak/(1<<20), base/(1<<20), verdict)
 }
 
+// armLine is one arm's row in a results table: its name (the baseline marked *), its best
+// ns/row, and the ratio to the baseline's best (NaN without a baseline).
+type armLine struct {
+	a     *arm
+	name  string
+	best  float64
+	ratio float64
+}
+
+// armLines returns the rows of g's table against its baseline arm.
+func armLines(g *group) []armLine {
+	base := baselineOf(g)
+	var bmin float64
+	if base != nil {
+		bmin = stat(base, "ns/row", minOf)
+	}
+	out := make([]armLine, 0, len(g.arms))
+	for _, a := range g.arms {
+		l := armLine{a: a, name: a.name, best: stat(a, "ns/row", minOf), ratio: math.NaN()}
+		if base != nil && bmin > 0 {
+			l.ratio = l.best / bmin
+		}
+		if a == base {
+			l.name += " *"
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// ratioText formats a ratio, or "—" when there is none.
+func ratioText(r float64) string {
+	if math.IsNaN(r) {
+		return "—"
+	}
+	return fmt.Sprintf("%.2fx", r)
+}
+
 func baselineOf(g *group) *arm {
 	for _, b := range baselines {
 		if a, ok := g.byArm[b]; ok {
@@ -359,23 +383,10 @@ func qbitSection(groups map[string]*group, order []string) string {
 			continue
 		}
 		g := groups[gname]
-		base := baselineOf(g)
-		var bmin float64
-		if base != nil {
-			bmin = stat(base, "ns/row", minOf)
-		}
-		for _, a := range g.arms {
-			mn := stat(a, "ns/row", minOf)
-			ratio := "—"
-			if base != nil && bmin > 0 {
-				ratio = fmt.Sprintf("%.2fx", mn/bmin)
-			}
-			name := a.name
-			if a == base {
-				name += " *"
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", strings.TrimPrefix(gname, "QBit/"), name, num(mn),
-				num(stat(a, "MB/s", maxOf)), ratio, num(stat(a, "cpu-ns/row", median)), num(stat(a, "allocs/row", median)), num(stat(a, "B/row", median)))
+		for _, l := range armLines(g) {
+			a := l.a
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", strings.TrimPrefix(gname, "QBit/"), l.name, num(l.best),
+				num(stat(a, "MB/s", maxOf)), ratioText(l.ratio), num(stat(a, "cpu-ns/row", median)), num(stat(a, "allocs/row", median)), num(stat(a, "B/row", median)))
 			n++
 		}
 	}
