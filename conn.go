@@ -550,15 +550,31 @@ func (c *conn) cancelAndDrain() {
 	if c.bad {
 		return
 	}
-	deadline := time.Now().Add(drainTimeout)
-	_ = c.nc.SetDeadline(deadline)
-	defer func() { _ = c.nc.SetDeadline(time.Time{}) }()
+	if !c.sendCancel() {
+		return
+	}
+	c.drainAfterCancel()
+}
+
+// sendCancel writes a Cancel packet (bounded by drainTimeout); false, with the connection marked
+// bad, when that fails. It only writes, so a read-ahead may be reading meanwhile.
+func (c *conn) sendCancel() bool {
+	_ = c.nc.SetWriteDeadline(time.Now().Add(drainTimeout))
+	defer func() { _ = c.nc.SetWriteDeadline(time.Time{}) }()
 	c.pw.Reset()
 	c.pw.WriteCancel()
 	if err := c.pw.Flush(c.nc); err != nil {
 		c.markBad()
-		return
+		return false
 	}
+	return true
+}
+
+// drainAfterCancel reads the rest of a cancelled query, up to its EndOfStream or Exception,
+// within drainTimeout; the connection is marked bad when that fails.
+func (c *conn) drainAfterCancel() {
+	_ = c.nc.SetReadDeadline(time.Now().Add(drainTimeout))
+	defer func() { _ = c.nc.SetReadDeadline(time.Time{}) }()
 	var scratch *nativeproto.Block
 	for {
 		code, err := c.pr.ReadCode()

@@ -33,6 +33,11 @@ type rows struct {
 
 	box  boxer       // values boxed a window at a time for Next
 	scan textWindows // strings for ScanColumn (Go 1.27), a window at a time
+
+	// Read-ahead of the next packet (rows_ahead.go).
+	ahead   bool               // a read-ahead runs, or its result waits in aheadCh
+	aheadCh chan aheadResult   // its result
+	spare   *nativeproto.Block // the block it decodes into
 }
 
 // readHeader reads up to the first Data block, which names the result's columns.
@@ -135,7 +140,7 @@ func (r *rows) advance() error {
 			}
 			return io.EOF
 		}
-		ev, err := r.c.recv(r.block)
+		ev, err := r.recvNext()
 		if err != nil {
 			return r.finish(err)
 		}
@@ -152,12 +157,16 @@ func (r *rows) advance() error {
 			if ev.block.NumColumns() != len(r.names) {
 				return r.finish(&ProtocolError{Op: "result", Err: io.ErrUnexpectedEOF})
 			}
-			r.block = ev.block
+			r.swapBlock(ev.block)
 			r.prepare(ev.block)
 			r.row = 0
 		default:
 			r.keep(ev)
 		}
+	}
+	if r.row == 0 {
+		// The first row of a block: read the next packet while the caller scans this one.
+		r.startAhead()
 	}
 	r.cur = r.row
 	r.row++
@@ -183,6 +192,24 @@ func (r *rows) Close() error {
 	if r.done {
 		return nil
 	}
+	cancelled := false
+	if r.ahead {
+		// First, while the context is still watched: the read-ahead reads under its deadline.
+		res, sent, ok := r.awaitAheadOnClose()
+		if !ok {
+			if r.stop != nil {
+				r.stop()
+				r.stop = nil
+			}
+			r.done = true // the connection was closed and marked bad
+			r.c.busy = false
+			return nil
+		}
+		cancelled = sent
+		if _, end := r.closeEvent(res.ev, res.err); end {
+			return nil
+		}
+	}
 	if r.stop != nil {
 		r.stop()
 		r.stop = nil
@@ -191,29 +218,43 @@ func (r *rows) Close() error {
 	// costs less than the Cancel round trip. Read on while packets keep coming promptly and
 	// little data is left; otherwise cancel.
 	seen := 0
-	for seen <= closeReadAheadRows && r.c.packetWithin(closeGrace) {
-		ev, err := r.c.recv(r.block)
-		if err != nil {
-			_ = r.finish(err)
+	for !cancelled && seen <= closeReadAheadRows && r.c.packetWithin(closeGrace) {
+		n, end := r.closeEvent(r.c.recv(r.block))
+		if end {
 			return nil
 		}
-		switch ev.code {
-		case nativeproto.ServerCodeEndOfStream:
-			_ = r.finish(nil)
-			return nil
-		case nativeproto.ServerCodeData:
-			seen += ev.block.Rows()
-			if ev.block.NumColumns() == len(r.names) {
-				r.block = ev.block
-			}
-		default:
-			r.keep(ev)
-		}
+		seen += n
 	}
 	r.done = true
-	r.c.cancelAndDrain()
+	if cancelled {
+		r.c.drainAfterCancel()
+	} else {
+		r.c.cancelAndDrain()
+	}
 	r.c.busy = false
 	return nil
+}
+
+// closeEvent handles one event read while closing: n is the rows of a Data block, end whether
+// the query has ended (EndOfStream or an error; finish was called).
+func (r *rows) closeEvent(ev event, err error) (n int, end bool) {
+	if err != nil {
+		_ = r.finish(err)
+		return 0, true
+	}
+	switch ev.code {
+	case nativeproto.ServerCodeEndOfStream:
+		_ = r.finish(nil)
+		return 0, true
+	case nativeproto.ServerCodeData:
+		if ev.block.NumColumns() == len(r.names) {
+			r.swapBlock(ev.block)
+		}
+		return ev.block.Rows(), false
+	default:
+		r.keep(ev)
+	}
+	return 0, false
 }
 
 // Close reads at most this many further rows, and waits at most closeGrace for each packet,
