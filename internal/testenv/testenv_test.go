@@ -92,12 +92,17 @@ func TestAuthDSN(t *testing.T) {
 	}
 }
 
-func TestChDBLibSkipsWhenUnset(t *testing.T) {
-	t.Setenv("CI", "true")
+func TestChDBLibWhenUnset(t *testing.T) {
 	t.Setenv(EnvChDBLib, "")
+	t.Setenv("CI", "true")
 	f := &fakeTB{}
+	if got := ChDBLib(f); got != "" || !f.fatal {
+		t.Errorf("in CI: ChDBLib = %q fatal=%v skipped=%v, want a failure", got, f.fatal, f.skipped)
+	}
+	t.Setenv("CI", "")
+	f = &fakeTB{}
 	if got := ChDBLib(f); got != "" || !f.skipped || f.fatal {
-		t.Errorf("ChDBLib = %q fatal=%v skipped=%v, want a skip", got, f.fatal, f.skipped)
+		t.Errorf("outside CI: ChDBLib = %q fatal=%v skipped=%v, want a skip", got, f.fatal, f.skipped)
 	}
 }
 
