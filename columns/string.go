@@ -2,6 +2,7 @@ package columns
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"reflect"
 	"slices"
 	"unsafe"
@@ -54,6 +55,20 @@ func (c *String) Data() (buf []byte, ends []int) { return c.buf, c.ends }
 func (c *String) Append(s string) {
 	c.buf = append(c.buf, s...)
 	c.ends = append(c.ends, len(c.buf))
+}
+
+// AppendStrings appends all of vs, growing the column once.
+func (c *String) AppendStrings(vs []string) {
+	n := 0
+	for _, s := range vs {
+		n += len(s)
+	}
+	c.buf = slices.Grow(c.buf, n)
+	c.ends = slices.Grow(c.ends, len(vs))
+	for _, s := range vs {
+		c.buf = append(c.buf, s...)
+		c.ends = append(c.ends, len(c.buf))
+	}
 }
 
 // AppendBytes appends b.
@@ -188,14 +203,47 @@ func (c *String) Read(r *Reader, rows int) error {
 	return nil
 }
 
-// Write appends each value as a UVarInt length and its bytes.
+// Write appends each value as a UVarInt length and its bytes. The output is sized once; values
+// of up to 16 bytes are moved as one 16-byte word where both buffers have the room, so a column of
+// short strings costs no memmove call per value.
 func (c *String) Write(w *Writer) {
+	n := len(c.buf)
 	prev := 0
 	for _, e := range c.ends {
-		w.Buf = binary.AppendUvarint(w.Buf, uint64(e-prev))
-		w.Buf = append(w.Buf, c.buf[prev:e]...)
+		if e-prev >= 0x80 {
+			n += uvarintLen(uint64(e - prev))
+		} else {
+			n++
+		}
 		prev = e
 	}
+	start := len(w.Buf)
+	w.Buf = slices.Grow(w.Buf, n)[:start+n]
+	dst := w.Buf[start:]
+	src := c.buf
+	j, prev := 0, 0
+	for _, e := range c.ends {
+		l := e - prev
+		if l < 0x80 {
+			dst[j] = byte(l)
+			j++
+		} else {
+			j += binary.PutUvarint(dst[j:], uint64(l))
+		}
+		if l <= 16 && prev+16 <= len(src) && j+16 <= len(dst) {
+			// The bytes past l are overwritten by the next value, or lie past the end.
+			*(*[16]byte)(dst[j : j+16]) = *(*[16]byte)(src[prev : prev+16])
+		} else {
+			copy(dst[j:j+l], src[prev:e])
+		}
+		j += l
+		prev = e
+	}
+}
+
+// uvarintLen is the length of v as a UVarInt.
+func uvarintLen(v uint64) int {
+	return (bits.Len64(v|1) + 6) / 7
 }
 
 // sliceValue returns values [lo, hi) as []string.

@@ -1,0 +1,66 @@
+package columns
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strings"
+	"testing"
+)
+
+// naiveStringWire is the Native encoding of vs written the plain way: the reference for Write.
+func naiveStringWire(prefix []byte, vs []string) []byte {
+	out := append([]byte(nil), prefix...)
+	for _, s := range vs {
+		out = binary.AppendUvarint(out, uint64(len(s)))
+		out = append(out, s...)
+	}
+	return out
+}
+
+// Write moves short values as 16-byte words: values of every length around 16 and around the
+// one- and two-byte length boundaries, next to each other and at the end, encode exactly, after
+// bytes already in the writer and into a writer with spare capacity holding stale bytes.
+func TestStringWriteMatchesNaive(t *testing.T) {
+	var vs []string
+	for i := range 3000 {
+		vs = append(vs, strings.Repeat(string(rune('a'+i%26)), i%41))
+	}
+	for _, n := range []int{127, 128, 129, 16383, 16384, 16385, 300, 0, 16, 17, 15, 1} {
+		vs = append(vs, strings.Repeat("q", n))
+	}
+	for _, tail := range [][]string{nil, {"x"}, {"sixteen-bytes-16"}, {"", ""}} {
+		all := append(append([]string(nil), vs...), tail...)
+		for _, build := range []struct {
+			name string
+			f    func() *String
+		}{
+			{"Append", func() *String {
+				c := NewString()
+				for _, s := range all {
+					c.Append(s)
+				}
+				return c
+			}},
+			{"AppendStrings", func() *String { c := NewString(); c.AppendStrings(all); return c }},
+		} {
+			c := build.f()
+			if c.Rows() != len(all) {
+				t.Fatalf("%s: %d rows, want %d", build.name, c.Rows(), len(all))
+			}
+			prefix := []byte{1, 2, 3}
+			want := naiveStringWire(prefix, all)
+			w := Writer{Buf: bytes.Repeat([]byte{0xee}, 2*len(want))[:0]}
+			w.Buf = append(w.Buf, prefix...)
+			c.Write(&w)
+			if !bytes.Equal(w.Buf, want) {
+				t.Fatalf("%s, tail %q: Write differs from the plain encoding (%d bytes, want %d)", build.name, tail, len(w.Buf), len(want))
+			}
+		}
+	}
+	// An empty column writes nothing.
+	var w Writer
+	NewString().Write(&w)
+	if w.Len() != 0 {
+		t.Fatalf("empty column wrote %d bytes", w.Len())
+	}
+}
