@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/chnative/chnative/columns"
@@ -34,10 +35,14 @@ type rows struct {
 	box  boxer       // values boxed a window at a time for Next
 	scan textWindows // strings for ScanColumn (Go 1.27), a window at a time
 
-	// Read-ahead of the next packet (rows_ahead.go).
-	ahead   bool               // a read-ahead runs, or its result waits in aheadCh
-	aheadCh chan aheadResult   // its result
-	spare   *nativeproto.Block // the block it decodes into
+	// Read-ahead of the next packet (rows_ahead.go), and boxing ahead (rows_prebox.go).
+	ahead     bool               // a read-ahead runs, or its result waits in aheadCh
+	aheadCh   chan aheadResult   // its result
+	spare     *nativeproto.Block // the block it decodes into
+	usesNext  bool               // the caller reads through Next: the read-ahead boxes too
+	aheadBox  boxer              // the read-ahead goroutine's boxer
+	aheadStop atomic.Bool        // Close wants the read-ahead's result: stop boxing ahead
+	pre       preboxed           // the current block's windows boxed ahead
 }
 
 // readHeader reads up to the first Data block, which names the result's columns.
@@ -122,10 +127,13 @@ func (r *rows) Next(dest []driver.Value) error {
 		r.box.row(dest, r.block, row)
 		return nil
 	}
+	r.usesNext = true
 	if err := r.advance(); err != nil {
 		return err
 	}
-	r.box.fill(r.block, r.cur, min(r.cur+boxWindow, r.nrows))
+	if !r.pre.take(&r.box, r.cur) {
+		r.box.fill(r.block, r.cur, min(r.cur+boxWindow, r.nrows))
+	}
 	r.box.row(dest, r.block, r.cur)
 	return nil
 }

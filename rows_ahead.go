@@ -29,6 +29,7 @@ const aheadMinRows = 1024
 type aheadResult struct {
 	ev  event
 	err error
+	pre preboxed // the block's windows boxed ahead (rows_prebox.go), when the caller uses Next
 }
 
 // startAhead starts reading the next packet when the current block is large enough and the
@@ -44,10 +45,18 @@ func (r *rows) startAhead() {
 		r.aheadCh = make(chan aheadResult, 1)
 	}
 	c, spare, ch := r.c, r.spare, r.aheadCh
+	box, bx, stop := r.usesNext, &r.aheadBox, &r.aheadStop
 	r.ahead = true
 	go func() {
 		ev, err := c.recv(spare)
-		ch <- aheadResult{ev, err}
+		res := aheadResult{ev: ev, err: err}
+		if box && err == nil && ev.code == nativeproto.ServerCodeData {
+			for i := range ev.block.NumColumns() {
+				setLocation(ev.block.Column(i), c.loc)
+			}
+			res.pre = bx.boxAhead(ev.block, stop)
+		}
+		ch <- res
 	}()
 }
 
@@ -60,6 +69,7 @@ func (r *rows) takeAhead() (ev event, err error, ok bool) {
 	}
 	res := <-r.aheadCh
 	r.ahead = false
+	r.pre = res.pre
 	return res.ev, res.err, true
 }
 
@@ -68,6 +78,7 @@ func (r *rows) recvNext() (event, error) {
 	if ev, err, ok := r.takeAhead(); ok {
 		return ev, err
 	}
+	r.pre = preboxed{}
 	return r.c.recv(r.block)
 }
 
@@ -94,6 +105,7 @@ func (c *conn) aheadAllowed() bool {
 // drainTimeout, the socket is closed to end the read-ahead, the connection is marked bad, and ok
 // is false.
 func (r *rows) awaitAheadOnClose() (res aheadResult, cancelled, ok bool) {
+	r.aheadStop.Store(true)
 	t := time.NewTimer(closeGrace)
 	defer t.Stop()
 	select {

@@ -3,6 +3,7 @@ package chnative
 import (
 	"bytes"
 	"database/sql/driver"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -51,7 +52,8 @@ type boxer struct {
 // keeps its chunk (at most slabChunk bytes, or one larger window) alive.
 const slabChunk = 64 << 10
 
-// carve returns size bytes (8-byte aligned, zeroed, never used before) of pointer-free memory.
+// carve returns size bytes (8-byte aligned, never used before, not zeroed: fill writes every byte
+// it hands out) of pointer-free memory.
 func (bx *boxer) carve(size uintptr) unsafe.Pointer {
 	if size == 0 {
 		return nil
@@ -59,13 +61,25 @@ func (bx *boxer) carve(size uintptr) unsafe.Pointer {
 	words := int((size + 7) / 8)
 	if words > len(bx.chunk) {
 		if words > slabChunk/8/2 {
-			return unsafe.Pointer(unsafe.SliceData(make([]uint64, words)))
+			return allocNoZero(words * 8)
 		}
-		bx.chunk = make([]uint64, nextChunk(&bx.grown, words*8)/8)
+		n := nextChunk(&bx.grown, words*8)
+		bx.chunk = unsafe.Slice((*uint64)(allocNoZero(n)), n/8)
 	}
 	p := unsafe.Pointer(unsafe.SliceData(bx.chunk))
 	bx.chunk = bx.chunk[words:]
 	return p
+}
+
+// allocNoZero returns n > 0 bytes of fresh pointer-free memory, 8-byte aligned and not zeroed:
+// the chunks are overwritten at once, and clearing them first cost several ns a row. The memory is
+// the buffer of a strings.Builder, which Grow allocates without clearing and guarantees room for
+// n bytes; the Builder is dropped, so the memory is the caller's alone.
+func allocNoZero(n int) unsafe.Pointer {
+	var sb strings.Builder
+	sb.Grow(n)
+	sb.WriteByte(0)
+	return unsafe.Pointer(unsafe.StringData(sb.String()))
 }
 
 // nextChunk returns the size of the next chunk to allocate for at least need bytes: chunks start
@@ -124,8 +138,8 @@ type slabPlan struct {
 }
 
 // fill boxes rows [lo, hi) (hi possibly lowered to bound string windows) of every column it has a
-// fast path for.
-func (bx *boxer) fill(b *nativeproto.Block, lo, hi int) {
+// fast path for, and returns the bytes of slab it used.
+func (bx *boxer) fill(b *nativeproto.Block, lo, hi int) uintptr {
 	ncols := b.NumColumns()
 	if cap(bx.cols) < ncols {
 		bx.cols = make([]boxCol, ncols)
@@ -218,18 +232,22 @@ func (bx *boxer) fill(b *nativeproto.Block, lo, hi int) {
 			copySlab(bc.data, c.Values()[lo:hi])
 		case *columns.String:
 			arena, ends := c.Data()
+			// Headers as plain words: no write barrier, and none needed (see above). The slab is
+			// not zeroed, so an empty string's header is written too.
+			hdr := unsafe.Slice((*[2]uintptr)(bc.data), n)
 			if ends[hi-1] == p.textStart {
-				break // only empty strings: the zeroed headers are ""
+				clear(hdr) // only empty strings
+				break
 			}
 			text := unsafe.Add(slab, p.textOff)
 			copySlab(text, arena[p.textStart:ends[hi-1]])
-			// Headers as plain words: no write barrier, and none needed (see above).
-			hdr := unsafe.Slice((*[2]uintptr)(bc.data), n)
 			prev := p.textStart
 			for j := range hdr {
 				e := ends[lo+j]
 				if e > prev {
 					hdr[j] = [2]uintptr{uintptr(text) + uintptr(prev-p.textStart), uintptr(e - prev)}
+				} else {
+					hdr[j] = [2]uintptr{}
 				}
 				prev = e
 			}
@@ -241,6 +259,7 @@ func (bx *boxer) fill(b *nativeproto.Block, lo, hi int) {
 			*bc = boxCol{typ: typeTime, data: unsafe.Pointer(unsafe.SliceData(ts)), size: unsafe.Sizeof(time.Time{})}
 		}
 	}
+	return size
 }
 
 // copySlab copies vals to dst, in the slab.
@@ -357,7 +376,8 @@ func (w *textWindow) fill(tw *textWindows, c *columns.String, row int) {
 			w.text = bytes.Clone(src)
 			return
 		}
-		tw.chunk = make([]byte, nextChunk(&tw.grown, len(src)))
+		n := nextChunk(&tw.grown, len(src))
+		tw.chunk = unsafe.Slice((*byte)(allocNoZero(n)), n)
 	}
 	n := copy(tw.chunk, src)
 	w.text = tw.chunk[:n:n]

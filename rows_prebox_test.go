@@ -1,0 +1,102 @@
+package chnative
+
+import (
+	"context"
+	"database/sql/driver"
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// Blocks after the first are boxed ahead by the read-ahead goroutine when the caller reads through
+// Next. Kept values (numbers, strings empty, short and long, DateTimes in the server's zone) stay
+// right across blocks, and the windows Next hands over are the ones boxed ahead.
+func TestPreboxedRows(t *testing.T) {
+	db := openDB(t)
+	const n, block = 20000, 3000 // blocks of at least aheadMinRows rows are read ahead
+	want := func(i int) string {
+		switch {
+		case i%1009 == 3:
+			return strings.Repeat("L", windowBytes/2+i-1) // arrayStringConcat of k empty strings: k-1 separators
+		case i%5 == 0:
+			return ""
+		}
+		return "v" + strconv.Itoa(i)
+	}
+	query := "SELECT number, multiIf(number % 1009 = 3, arrayStringConcat(arrayResize(emptyArrayString(), (" +
+		strconv.Itoa(windowBytes/2) + " + number) * (number % 1009 = 3)), 'L'), number % 5 = 0, '', concat('v', toString(number))), " +
+		"toDateTime(number), toFloat64(number) / 4 FROM system.numbers LIMIT " + strconv.Itoa(n) +
+		" SETTINGS max_block_size = " + strconv.Itoa(block)
+	sc, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	err = sc.Raw(func(dc any) error {
+		c := dc.(*conn)
+		drs, err := c.QueryContext(context.Background(), query, nil)
+		if err != nil {
+			return err
+		}
+		r := drs.(*rows)
+		defer r.Close()
+		kept := make([][4]driver.Value, 0, n)
+		dest := make([]driver.Value, 4)
+		taken, filled := 0, 0 // windows handed over from the read-ahead, and boxed by Next
+		for {
+			pre, hi := r.pre, r.box.hi
+			if err := r.Next(dest); err == io.EOF {
+				break
+			} else if err != nil {
+				return err
+			}
+			switch {
+			case r.pre.next > 0 && (unsafe.SliceData(r.pre.his) != unsafe.SliceData(pre.his) || r.pre.next > pre.next):
+				taken++
+			case r.box.hi != hi || r.cur == 0:
+				filled++
+			}
+			kept = append(kept, [4]driver.Value(dest))
+		}
+		if len(kept) != n {
+			t.Fatalf("%d rows, want %d", len(kept), n)
+		}
+		// Every window after the first block is boxed ahead.
+		if first := (block + boxWindow - 1) / boxWindow; filled != first || taken < (n-block)/boxWindow {
+			t.Fatalf("%d windows were boxed by Next and %d ahead; want %d by Next (the first block's)", filled, taken, first)
+		}
+		loc := c.Location()
+		for i, v := range kept {
+			tm := v[2].(time.Time)
+			if v[0].(uint64) != uint64(i) || v[1].(string) != want(i) || !tm.Equal(time.Unix(int64(i), 0)) ||
+				tm.Location().String() != loc.String() || v[3].(float64) != float64(i)/4 {
+				t.Fatalf("row %d kept as %v %.20q (len %d) %v (%s, conn %s) %v", i, v[0], v[1], len(v[1].(string)), tm, tm.Location(), loc, v[3])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Close during a long result with boxing ahead stops early and leaves the connection usable.
+func TestPreboxedRowsClose(t *testing.T) {
+	db := openDB(t)
+	db.SetMaxOpenConns(1)
+	for range 3 {
+		rs, err := db.Query("SELECT number, toString(number) FROM system.numbers LIMIT 2000000 SETTINGS max_block_size = 65536")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 70000 && rs.Next(); i++ {
+		}
+		if err := rs.Close(); err != nil {
+			t.Fatal(err)
+		}
+		selectOne(t, db)
+	}
+}
