@@ -128,6 +128,10 @@ type scanner interface {
 	Close() error
 }
 
+// The destinations are passed as a slice built once: rs is an interface here, and a call through
+// an interface makes Scan's variadic arguments escape, so Scan(&v) would allocate its argument
+// slice every row (about 35 ns a row here). An application calling (*sql.Rows).Scan(&v) pays no
+// such allocation, because database/sql does not keep the slice.
 func scanAll(rs scanner, shape string, ncols int, dest []any) (int, error) {
 	defer rs.Close()
 	n := 0
@@ -135,14 +139,12 @@ func scanAll(rs scanner, shape string, ncols int, dest []any) (int, error) {
 	case "u64", "one":
 		var v uint64
 		var u8 uint8
+		args := []any{&v}
+		if shape == "one" {
+			args = []any{&u8}
+		}
 		for rs.Next() {
-			var err error
-			if shape == "one" {
-				err = rs.Scan(&u8)
-			} else {
-				err = rs.Scan(&v)
-			}
-			if err != nil {
+			if err := rs.Scan(args...); err != nil {
 				return n, err
 			}
 			sink.u += v
@@ -152,8 +154,9 @@ func scanAll(rs scanner, shape string, ncols int, dest []any) (int, error) {
 		var id uint64
 		var name string
 		var val float64
+		args := []any{&id, &name, &val}
 		for rs.Next() {
-			if err := rs.Scan(&id, &name, &val); err != nil {
+			if err := rs.Scan(args...); err != nil {
 				return n, err
 			}
 			sink.u += id + uint64(len(name))

@@ -51,6 +51,30 @@ func insertStructs() []insertStruct {
 	return insStructs
 }
 
+var (
+	insBoxedOnce sync.Once
+	insBoxed     [][]any
+)
+
+// insertBoxedRows is the insert workload as rows of boxed values, built once before any
+// measurement: the source of the row-wise Append arms, as a caller holding rows from a decoder, a
+// channel or a []any-based API has them. Those arms then measure each driver's Append. The
+// "-boxing" arms box the three values inside the loop instead, which costs the caller three
+// allocations a row (uint64, string and float64 into any) before either driver runs.
+func insertBoxedRows() [][]any {
+	insBoxedOnce.Do(func() {
+		d := insertRows()
+		flat := make([]any, 3*len(d.ids))
+		insBoxed = make([][]any, len(d.ids))
+		for i := range d.ids {
+			row := flat[3*i : 3*i+3 : 3*i+3]
+			row[0], row[1], row[2] = d.ids[i], d.names[i], d.vals[i]
+			insBoxed[i] = row
+		}
+	})
+	return insBoxed
+}
+
 func insertRows() *insertData {
 	insOnce.Do(func() {
 		n := rowsN(1_000_000)
@@ -79,6 +103,10 @@ func (it insertTarget) query() string { return "INSERT INTO " + it.table + " (id
 
 func chnativeBatch(b *testing.B, it insertTarget, codec, shape string) {
 	d := insertRows()
+	var boxed [][]any
+	if shape == "append" {
+		boxed = insertBoxedRows()
+	}
 	db := openChnative(b, it.addr, it.user, it.password, codec)
 	ctx := context.Background()
 	conn, err := db.Conn(ctx)
@@ -104,12 +132,16 @@ func chnativeBatch(b *testing.B, it insertTarget, codec, shape string) {
 				}
 			case "slice":
 				bt.Column(0).(*columns.UInt64).AppendSlice(d.ids)
-				names := bt.Column(1).(*columns.String)
-				for _, s := range d.names {
-					names.Append(s)
-				}
+				bt.Column(1).(*columns.String).AppendStrings(d.names)
 				bt.Column(2).(*columns.Float64).AppendSlice(d.vals)
 			case "append":
+				for _, row := range boxed {
+					if err := bt.Append(row...); err != nil {
+						bt.Abort()
+						return err
+					}
+				}
+			case "append-boxing":
 				for i := range d.ids {
 					if err := bt.Append(d.ids[i], d.names[i], d.vals[i]); err != nil {
 						bt.Abort()
@@ -152,6 +184,10 @@ func sqlBatch(b *testing.B, db *sql.DB, query string) {
 func clickhouseGoBatch(b *testing.B, it insertTarget, codec string, shape string) {
 	d := insertRows()
 	structs := insertStructs()
+	var boxed [][]any
+	if shape == "append" {
+		boxed = insertBoxedRows()
+	}
 	c := openClickhouseGo(b, it.addr, it.user, it.password, codec, 1)
 	ctx := context.Background()
 	measure(b, len(d.ids), func() error {
@@ -171,6 +207,12 @@ func clickhouseGoBatch(b *testing.B, it insertTarget, codec string, shape string
 				return err
 			}
 		case "append":
+			for _, row := range boxed {
+				if err := bt.Append(row...); err != nil {
+					return err
+				}
+			}
+		case "append-boxing":
 			for i := range d.ids {
 				if err := bt.Append(d.ids[i], d.names[i], d.vals[i]); err != nil {
 					return err
@@ -208,8 +250,9 @@ func chgoInsert(b *testing.B, it insertTarget, codec string) {
 
 func insertArms(b *testing.B, it insertTarget, codec string, arms ...string) {
 	if len(arms) == 0 {
-		arms = []string{"chnative-columnar", "chnative-slice", "chnative-append", "chnative-struct", "chnative-sql", "noop-sql",
-			"ch-go", "clickhouse-go-columnar", "clickhouse-go-append", "clickhouse-go-struct", "clickhouse-go-sql"}
+		arms = []string{"chnative-columnar", "chnative-slice", "chnative-append", "chnative-append-boxing", "chnative-struct",
+			"chnative-sql", "noop-sql", "ch-go", "clickhouse-go-columnar", "clickhouse-go-append", "clickhouse-go-append-boxing",
+			"clickhouse-go-struct", "clickhouse-go-sql"}
 	}
 	for _, arm := range arms {
 		if it.name == "real" && (arm == "ch-go" || arm == "noop-sql") {
@@ -223,6 +266,8 @@ func insertArms(b *testing.B, it insertTarget, codec string, arms ...string) {
 				chnativeBatch(b, it, codec, "slice")
 			case "chnative-append":
 				chnativeBatch(b, it, codec, "append")
+			case "chnative-append-boxing":
+				chnativeBatch(b, it, codec, "append-boxing")
 			case "chnative-struct":
 				chnativeBatch(b, it, codec, "struct")
 			case "chnative-sql":
@@ -240,6 +285,8 @@ func insertArms(b *testing.B, it insertTarget, codec string, arms ...string) {
 				clickhouseGoBatch(b, it, codec, "columnar")
 			case "clickhouse-go-append":
 				clickhouseGoBatch(b, it, codec, "append")
+			case "clickhouse-go-append-boxing":
+				clickhouseGoBatch(b, it, codec, "append-boxing")
 			case "clickhouse-go-struct":
 				clickhouseGoBatch(b, it, codec, "struct")
 			case "clickhouse-go-sql":

@@ -2,7 +2,8 @@
 // floor. Queries return the rows the DSN names with values boxed once, up front (a cycle of 65536
 // pre-boxed rows), so Rows.Next costs only the copy into dest; Execs (also on prepared statements
 // inside a transaction) accept their arguments and do nothing. Like chnative's connection it
-// implements driver.NamedValueChecker accepting every argument unconverted.
+// implements driver.NamedValueChecker accepting every argument unconverted, and on Go 1.27
+// driver.RowsColumnScanner (scan_go127.go).
 //
 // DSN: "shape:rows", shape as in fakeserver ("u64", "u64sf64", "mixed", "one").
 package noopdriver
@@ -135,9 +136,10 @@ func (s stmt) QueryContext(ctx context.Context, _ []driver.NamedValue) (driver.R
 }
 
 type rows struct {
-	d *data
-	n int
-	i int
+	d   *data
+	n   int
+	i   int
+	cur []driver.Value // the current row, for ScanColumn (Go 1.27)
 }
 
 func (r *rows) Columns() []string { return r.d.names }

@@ -135,7 +135,15 @@ const method = `## Method
   alone. On the real server the raw reader (pre-encoded query, response walked but not decoded)
   is the wire's limit; on the fake server ch-go is the baseline.
 * noop is a database/sql driver that returns pre-boxed values and accepts every Exec: database/sql's
-  own floor for the row tier and the prepared batch.
+  own floor for the row tier and the prepared batch. On Go 1.27 it also implements NextRow and
+  ScanColumn, as chnative does, so its floor is that of the same path.
+* Row arms pass Scan a destination slice built once per query. Through the harness's interface a
+  call Scan(&v) would allocate its argument slice every row (about 35 ns a row here); an
+  application calling (*sql.Rows).Scan(&v) does not pay that, so no arm does.
+* Row-wise Append arms (chnative-append, clickhouse-go-append) append rows whose values were boxed
+  once before the measurement, as a caller holding []any rows has them: they compare the drivers'
+  Append. The -boxing arms box the three values in the loop, which costs the caller 3 allocations
+  a row before either driver runs.
 
 `
 
