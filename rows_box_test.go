@@ -63,7 +63,8 @@ func benchBoxRows(b *testing.B, blk *nativeproto.Block) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
 }
 
-func BenchmarkBoxRows(b *testing.B) {
+// benchBlocks runs bench over 65536-row blocks of (UInt64) and of (UInt64, String, Float64).
+func benchBlocks(b *testing.B, bench func(*testing.B, *nativeproto.Block)) {
 	const n = 65536
 	u := columns.NewFixed[uint64]("")
 	s := columns.NewString()
@@ -76,16 +77,18 @@ func BenchmarkBoxRows(b *testing.B) {
 	b.Run("u64", func(b *testing.B) {
 		blk := nativeproto.NewBlock()
 		blk.Add("u", u)
-		benchBoxRows(b, blk)
+		bench(b, blk)
 	})
 	b.Run("usf", func(b *testing.B) {
 		blk := nativeproto.NewBlock()
 		blk.Add("u", u)
 		blk.Add("s", s)
 		blk.Add("f", f)
-		benchBoxRows(b, blk)
+		bench(b, blk)
 	})
 }
+
+func BenchmarkBoxRows(b *testing.B) { benchBlocks(b, benchBoxRows) }
 
 // Strings scanned into *string and *any share per-window buffers instead of one allocation each:
 // they must stay intact after later Next calls, after Close, and after the connection is reused
@@ -223,26 +226,4 @@ func benchNext(b *testing.B, blk *nativeproto.Block) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/row")
 }
 
-func BenchmarkRowsNext(b *testing.B) {
-	const n = 65536
-	u := columns.NewFixed[uint64]("")
-	s := columns.NewString()
-	f := columns.NewFixed[float64]("")
-	for i := 0; i < n; i++ {
-		u.Append(uint64(i))
-		s.Append("name-" + strconv.Itoa(i%1000) + "-xxxxxx")
-		f.Append(float64(i) / 3)
-	}
-	b.Run("u64", func(b *testing.B) {
-		blk := nativeproto.NewBlock()
-		blk.Add("u", u)
-		benchNext(b, blk)
-	})
-	b.Run("usf", func(b *testing.B) {
-		blk := nativeproto.NewBlock()
-		blk.Add("u", u)
-		blk.Add("s", s)
-		blk.Add("f", f)
-		benchNext(b, blk)
-	})
-}
+func BenchmarkRowsNext(b *testing.B) { benchBlocks(b, benchNext) }
