@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"time"
+	"unsafe"
 
 	"github.com/chnative/chnative/columns"
 )
@@ -29,6 +30,14 @@ func (r *rows) NextRow() error {
 func (r *rows) ScanColumn(sc driver.ScanContext, i int, dest any) error {
 	col := r.block.Column(i)
 	row := r.cur
+	if d, ok := dest.(*any); ok {
+		// The value the caller keeps comes from a boxed window, as Next's do: no allocation
+		// per value.
+		if v, ok := r.boxed(i); ok {
+			*d = v
+			return nil
+		}
+	}
 	switch c := col.(type) {
 	case *columns.UInt64:
 		v := c.Row(row)
@@ -119,4 +128,22 @@ func (r *rows) ScanColumn(sc driver.ScanContext, i int, dest any) error {
 		}
 	}
 	return sql.ConvertAssign(sc, dest, driverValue(col.Value(row)))
+}
+
+// boxed returns column i of the current row as an interface into the boxed window of rows (see
+// boxer), boxing the window that starts at the row when the row is outside the current one; false
+// for a column boxer has no fast path for.
+func (r *rows) boxed(i int) (any, bool) {
+	row, bx := r.cur, &r.box
+	if row < bx.lo || row >= bx.hi {
+		bx.fill(r.block, row, min(row+boxWindow, r.nrows))
+	}
+	c := bx.cols[i]
+	if c.typ == nil {
+		return nil, false
+	}
+	var v any
+	e := (*eface)(unsafe.Pointer(&v))
+	e.typ, e.data = c.typ, unsafe.Add(c.data, uintptr(row-bx.lo)*c.size)
+	return v, true
 }
