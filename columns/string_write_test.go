@@ -64,3 +64,23 @@ func TestStringWriteMatchesNaive(t *testing.T) {
 		t.Fatalf("empty column wrote %d bytes", w.Len())
 	}
 }
+
+// FuzzStringWrite: Write encodes any list of strings exactly as the plain encoder does. The input
+// is split at 0xff bytes into values (so lengths around 16 and 128 and empty values all occur).
+func FuzzStringWrite(f *testing.F) {
+	f.Add([]byte("a\xffbb\xff\xff0123456789abcdef\xff0123456789abcdefg"))
+	f.Add(bytes.Repeat([]byte{'x'}, 300))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var vs []string
+		for _, p := range bytes.Split(data, []byte{0xff}) {
+			vs = append(vs, string(p))
+		}
+		c := NewString()
+		c.AppendStrings(vs)
+		var w Writer
+		c.Write(&w)
+		if want := naiveStringWire(nil, vs); !bytes.Equal(w.Buf, want) {
+			t.Fatalf("Write of %q differs from the plain encoding", vs)
+		}
+	})
+}
