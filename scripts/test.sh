@@ -134,6 +134,30 @@ run_go ""
 step "go test -count=1 -run TestRoundTrip1M . (1M rows, no -race)"
 go test -count=1 -timeout 20m -run 'TestRoundTrip1M' .
 
+# Every benchmark arm once, on workloads 1000 times smaller (BENCH_SCALE): an arm that errors,
+# reads the wrong number of rows or skips fails here, not only under `make bench`. The report
+# generator and bench-compare run too, on that output.
+bench_smoke() {
+	local label="$1" filter="$2" out
+	out="$(mktemp)"
+	step "benchmark arms once (conformance/bench$label)"
+	(cd conformance && BENCH_SCALE=1000 gotest -count=1 -run '^$' -bench "$filter" -benchtime 1x \
+		-timeout 20m ./bench/ | tee "$out")
+	grep -q '^Benchmark.*ns/row' "$out" || { echo "test.sh: no benchmark results" >&2; exit 1; }
+	(cd conformance && go run ./bench/cmd/report -in "$out" -out "$out.md" -svg "$out.svg" -findings bench/FINDINGS.md)
+	grep -q '^## Targets' "$out.md" && grep -q '^### ' "$out.md" && grep -q '<svg' "$out.svg" ||
+		{ echo "test.sh: the report generator wrote no report from the results" >&2; exit 1; }
+	rm -f "$out" "$out.md" "$out.svg"
+}
+if [[ -f conformance/bench/run.sh ]]; then
+	bench_smoke "" .
+	step "bench-compare of HEAD and the working tree (one arm, two samples each)"
+	cmp_out="$(BENCH_SCALE=1000 BENCH_FILTER='^BenchmarkSelect1$/^fake$/^chnative-sql$' BENCH_COUNT=2 BENCH_TIME=1x BENCH_NO_REAL=1 \
+		conformance/bench/compare.sh HEAD)"
+	printf '%s\n' "$cmp_out"
+	grep -q 'Select1/fake/chnative-sql' <<<"$cmp_out" || { echo "test.sh: bench-compare printed no comparison" >&2; exit 1; }
+fi
+
 if [[ "$GO127" == 1 ]]; then
 	# Go 1.27's database/sql calls RowsColumnScanner (rows_go127.go) instead of Next: the root
 	# module's tests run again on that toolchain (fetched through the Go module proxy).
@@ -144,6 +168,8 @@ if [[ "$GO127" == 1 ]]; then
 	step "go test -count=1 ./... (., GOTOOLCHAIN=$GOTOOLCHAIN)"
 	# shellcheck disable=SC2086
 	gotest -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-} ./...
+	# The Go 1.27 pass of make bench (read arms; noop's RowsColumnScanner exists only on 1.27).
+	[[ -f conformance/bench/run.sh ]] && bench_smoke ", GOTOOLCHAIN=$GOTOOLCHAIN" '^BenchmarkRead'
 	unset GOTOOLCHAIN
 fi
 

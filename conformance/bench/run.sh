@@ -10,7 +10,7 @@
 #   BENCH_MODFILE=F    build with -modfile F (bench-compare uses it)
 #   BENCH_OUT=F        raw go test output (default conformance/bench/results/latest.txt)
 #   BENCH_NO_REPORT=1  do not write BENCHMARKS.md
-#   GO127=0            skip the Go 1.27 pass (the database/sql row arms of ReadU64 and ReadUSF on the
+#   GO127=0            skip the Go 1.27 pass (the database/sql row arms of ReadU64, ReadUSF and ReadMixed on the
 #                      fake server, run again with GOTOOLCHAIN=$GO127_TOOLCHAIN, default go1.27.3, where
 #                      database/sql uses RowsColumnScanner); also skipped when BENCH_FILTER is set
 set -euo pipefail
@@ -52,7 +52,7 @@ echo "$cmd" >&2
 
 if [[ "${GO127:-1}" != "0" && -z "${BENCH_FILTER:-}" ]]; then
 	tc="${GO127_TOOLCHAIN:-go1.27.3}"
-	filter127='^BenchmarkRead(U64|USF)$/^fake$/^(chnative-rows|clickhouse-go-sql|noop)$'
+	filter127='^BenchmarkRead(U64|USF|Mixed)$/^fake$/^(chnative-rows|clickhouse-go-sql|noop)$'
 	echo "GOTOOLCHAIN=$tc go test ${modflag[*]} -run '^\$' -bench '$filter127' -benchtime $btime -count $count ./bench/ (names prefixed Go127/)" >&2
 	{
 		echo "goversion127: $(GOTOOLCHAIN="$tc" go version | awk '{print $3, $4}')"

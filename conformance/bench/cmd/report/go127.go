@@ -6,7 +6,7 @@ import (
 )
 
 // go127Prefix starts the names of the groups run.sh measures again on Go 1.27 (the database/sql
-// row arms of ReadU64 and ReadUSF on the fake server), where database/sql calls the driver's
+// row arms of ReadU64, ReadUSF and ReadMixed on the fake server), where database/sql calls the driver's
 // RowsColumnScanner (NextRow, ScanColumn) instead of Next.
 const go127Prefix = "Go127/"
 
@@ -19,7 +19,7 @@ func go127Section(groups map[string]*group, order []string, meta map[string]stri
 			continue
 		}
 		if n == 0 {
-			fmt.Fprintf(&b, "## Go 1.27\n\n%s. The database/sql row arms again: from Go 1.27 database/sql calls a driver's RowsColumnScanner (NextRow, ScanColumn: chnative copies each value straight from its column into the Scan destination) instead of Next (boxing every value as a driver.Value). noop and clickhouse-go implement only Next. Columns as in Results.\n\n", orDash(meta["go127"]))
+			fmt.Fprintf(&b, "## Go 1.27\n\n%s. The database/sql row arms again: from Go 1.27 database/sql calls a driver's RowsColumnScanner (NextRow, ScanColumn: chnative copies each value straight from its column into the Scan destination) instead of Next (boxing every value as a driver.Value). noop implements them too, so its floor is that path's; clickhouse-go implements only Next. The mixed shape scans into *any, as in Results. Columns as in Results.\n\n", orDash(meta["go127"]))
 		}
 		n++
 		g := groups[gname]
