@@ -56,8 +56,11 @@ type conn struct {
 	// allocation, zeroing and copying per query). Its contents are invalid once the next query
 	// starts, as QueryBlocks and Rows document.
 	readReuse *nativeproto.Block
-	closed    bool
-	inTx      bool
+	// aheadReuse is the block the last result's read-ahead decoded into (rows_ahead.go), kept
+	// for the next result's read-ahead for the same reason; never readReuse or insertReuse.
+	aheadReuse *nativeproto.Block
+	closed     bool
+	inTx       bool
 
 	// pingEndsTables: the server reads the external tables of a query lazily, after parsing it,
 	// so a query that fails to parse leaves an empty Data block unread. Such servers get a Ping

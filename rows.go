@@ -99,6 +99,7 @@ func (r *rows) finish(err error) error {
 		return err
 	}
 	r.done = true
+	r.keepAheadReuse()
 	fired := false
 	if r.stop != nil {
 		fired = r.stop()
@@ -234,6 +235,7 @@ func (r *rows) Close() error {
 		seen += n
 	}
 	r.done = true
+	r.keepAheadReuse()
 	if cancelled {
 		r.c.drainAfterCancel()
 	} else {

@@ -39,7 +39,7 @@ func (r *rows) startAhead() {
 		return
 	}
 	if r.spare == nil {
-		r.spare = nativeproto.NewBlock()
+		r.spare = r.c.takeAheadReuse()
 	}
 	if r.aheadCh == nil {
 		r.aheadCh = make(chan aheadResult, 1)
@@ -80,6 +80,32 @@ func (r *rows) recvNext() (event, error) {
 	}
 	r.pre = preboxed{}
 	return r.c.recv(r.block)
+}
+
+// takeAheadReuse returns the block the last result's read-ahead decoded into, or a new one.
+func (c *conn) takeAheadReuse() *nativeproto.Block {
+	b := c.aheadReuse
+	c.aheadReuse = nil
+	if b == nil || b == c.readReuse || b == c.insertReuse {
+		return nativeproto.NewBlock()
+	}
+	return b
+}
+
+// keepAheadReuse offers the connection the block of the ended result that the next result's
+// read-ahead can decode into: of the two blocks rows alternated between, the one that is not the
+// connection's readReuse. Called once no read-ahead runs.
+func (r *rows) keepAheadReuse() {
+	if r.ahead || r.spare == nil {
+		return
+	}
+	c := r.c
+	for _, b := range [...]*nativeproto.Block{r.spare, r.block} {
+		if b != nil && b != c.readReuse && b != c.insertReuse && b != r.totals && b != r.extremes {
+			c.aheadReuse = b
+			return
+		}
+	}
 }
 
 // swapBlock makes b the current block; the one it replaces becomes the spare for the next

@@ -152,11 +152,8 @@ func (bx *boxer) fill(b *nativeproto.Block, lo, hi int) uintptr {
 			hi = stringsEnd(ends, lo, hi)
 		}
 	}
-	bx.lo, bx.hi = lo, hi
-	n := uintptr(hi - lo)
 
 	// Lay out the slab: each column's values (8-byte aligned), then each String column's text.
-	var size uintptr
 	for i := range bx.plan {
 		p := &bx.plan[i]
 		*p = slabPlan{}
@@ -186,7 +183,13 @@ func (bx *boxer) fill(b *nativeproto.Block, lo, hi int) uintptr {
 			typ, p.size = typeString, unsafe.Sizeof("")
 		}
 		bx.cols[i] = boxCol{typ: typ, size: p.size}
-		if p.size != 0 {
+	}
+	hi = bx.fitChunk(b, lo, hi)
+	bx.lo, bx.hi = lo, hi
+	n := uintptr(hi - lo)
+	var size uintptr
+	for i := range bx.plan {
+		if p := &bx.plan[i]; p.size != 0 {
 			p.off = size
 			size = (size + n*p.size + 7) &^ 7
 		}
@@ -260,6 +263,54 @@ func (bx *boxer) fill(b *nativeproto.Block, lo, hi int) uintptr {
 		}
 	}
 	return size
+}
+
+// slabSize returns the bytes of slab rows [lo, hi) of b take, with bx.plan's element sizes set.
+func (bx *boxer) slabSize(b *nativeproto.Block, lo, hi int) uintptr {
+	n := uintptr(hi - lo)
+	var size uintptr
+	for i := range bx.plan {
+		if s := bx.plan[i].size; s != 0 {
+			size = (size + n*s + 7) &^ 7
+		}
+	}
+	for i := range bx.plan {
+		if c, ok := b.Column(i).(*columns.String); ok {
+			_, ends := c.Data()
+			start := 0
+			if lo > 0 {
+				start = ends[lo-1]
+			}
+			size += uintptr(ends[hi-1] - start)
+		}
+	}
+	return size
+}
+
+// fitChunk returns the end of the window of rows [lo, hi) to box: hi, or less so that the window
+// fills the rest of the current slab chunk instead of leaving it unused when a new chunk is
+// started. It shortens a window only when that rest is at least an eighth of the window, so
+// windows stay long; a window takes at least one row.
+func (bx *boxer) fitChunk(b *nativeproto.Block, lo, hi int) int {
+	size := bx.slabSize(b, lo, hi)
+	rest := uintptr(len(bx.chunk)) * 8
+	if size <= rest || rest < size/8 || size > slabChunk/2 || hi-lo < 2 {
+		return hi // fits; or the rest is too small to be worth a window; or no chunk is used
+	}
+	// The largest e in [lo+1, hi) with slabSize(lo, e) <= rest, or hi when there is none.
+	a, e := lo, hi-1
+	for a < e {
+		m := int(uint(a+e+1) >> 1)
+		if bx.slabSize(b, lo, m) <= rest {
+			a = m
+		} else {
+			e = m - 1
+		}
+	}
+	if a == lo {
+		return hi
+	}
+	return a
 }
 
 // copySlab copies vals to dst, in the slab.
@@ -368,6 +419,12 @@ func (w *textWindow) fill(tw *textWindows, c *columns.String, row int) {
 	if row > 0 {
 		start = ends[row-1]
 	}
+	if size, rest := ends[hi-1]-start, len(tw.chunk); size > rest && rest >= size/8 && size <= slabChunk/2 {
+		// Fill the rest of the current chunk rather than leave it unused (see boxer.fitChunk).
+		if e := stringsWithin(ends, row, hi, rest); ends[e-1]-start <= rest {
+			hi = e
+		}
+	}
 	w.lo, w.hi, w.start = row, hi, start
 	src := arena[start:ends[hi-1]]
 	// Carved from a shared chunk (one allocation for several windows; never handed out twice).
@@ -386,19 +443,23 @@ func (w *textWindow) fill(tw *textWindows, c *columns.String, row int) {
 
 // stringsEnd returns the end (exclusive) of the longest window of rows [lo, hi) whose text in
 // ends fits windowBytes, and at least lo+1.
-func stringsEnd(ends []int, lo, hi int) int {
+func stringsEnd(ends []int, lo, hi int) int { return stringsWithin(ends, lo, hi, windowBytes) }
+
+// stringsWithin returns the end (exclusive) of the longest window of rows [lo, hi) whose text in
+// ends fits limit bytes, and at least lo+1.
+func stringsWithin(ends []int, lo, hi, limit int) int {
 	start := 0
 	if lo > 0 {
 		start = ends[lo-1]
 	}
-	if ends[hi-1]-start <= windowBytes {
+	if ends[hi-1]-start <= limit {
 		return hi
 	}
-	// The largest e in [lo+1, hi] with ends[e-1]-start <= windowBytes, or lo+1.
+	// The largest e in [lo+1, hi] with ends[e-1]-start <= limit, or lo+1.
 	a, b := lo+1, hi
 	for a < b {
 		m := int(uint(a+b+1) >> 1)
-		if ends[m-1]-start <= windowBytes {
+		if ends[m-1]-start <= limit {
 			a = m
 		} else {
 			b = m - 1

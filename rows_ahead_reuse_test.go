@@ -1,0 +1,110 @@
+package chnative
+
+import (
+	"context"
+	"database/sql/driver"
+	"io"
+	"strconv"
+	"testing"
+
+	"github.com/chnative/chnative/nativeproto"
+)
+
+// The block a result's read-ahead decoded into is kept by the connection for the next result's
+// read-ahead (its columns keep their capacity), and never aliases the connection's other reused
+// blocks, through inserts, early closes and totals in between.
+func TestReadAheadBlockReused(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	if _, err := db.Exec("CREATE TABLE IF NOT EXISTS ahead_reuse (n UInt64, s String) ENGINE = Memory"); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	const n = 200000
+	query := "SELECT number, toString(number) FROM system.numbers LIMIT " + strconv.Itoa(n) + " SETTINGS max_block_size = 65536"
+	err = sc.Raw(func(dc any) error {
+		c := dc.(*conn)
+		// read runs query through Next, stopping after stop rows (all when stop is n), and returns
+		// the block the read-ahead decoded into.
+		read := func(stop int, totals bool) *nativeproto.Block {
+			t.Helper()
+			q := query
+			if totals {
+				q = "SELECT number % 3 AS k, toString(count()) FROM (SELECT number FROM system.numbers LIMIT " + strconv.Itoa(n) +
+					") GROUP BY k WITH TOTALS ORDER BY k SETTINGS max_block_size = 65536"
+			}
+			drs, err := c.QueryContext(ctx, q, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := drs.(*rows)
+			dest := make([]driver.Value, 2)
+			var spare *nativeproto.Block
+			i := 0
+			for ; i < stop; i++ {
+				if err := r.Next(dest); err == io.EOF {
+					break
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				if spare == nil {
+					spare = r.spare
+				}
+				if !totals && (dest[0].(uint64) != uint64(i) || dest[1].(string) != strconv.Itoa(i)) {
+					t.Fatalf("row %d read as %v %v", i, dest[0], dest[1])
+				}
+			}
+			if !totals && stop >= n && i != n {
+				t.Fatalf("%d rows, want %d", i, n)
+			}
+			if err := r.Close(); err != nil {
+				t.Fatal(err)
+			}
+			return spare
+		}
+		distinct := func(when string) {
+			t.Helper()
+			if c.aheadReuse == nil {
+				t.Fatalf("%s: no block kept for the next read-ahead", when)
+			}
+			if c.aheadReuse == c.readReuse || c.aheadReuse == c.insertReuse {
+				t.Fatalf("%s: the read-ahead's block aliases the connection's read or insert block", when)
+			}
+		}
+		read(n, false)
+		distinct("after a full result")
+		kept := c.aheadReuse
+		if spare := read(n, false); spare != kept {
+			t.Fatal("the next result's read-ahead did not decode into the kept block")
+		}
+		distinct("after the second result")
+
+		bt, err := c.PrepareBatch(ctx, "INSERT INTO ahead_reuse VALUES")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 1000 {
+			if err := bt.Append(uint64(i), strconv.Itoa(i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := bt.Send(); err != nil {
+			t.Fatal(err)
+		}
+		read(n, false)
+		distinct("after an insert")
+		read(70000, false) // closed early: cancelled and drained
+		distinct("after an early close")
+		read(n, true)
+		read(n, false)
+		distinct("after a result with totals")
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
