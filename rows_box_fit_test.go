@@ -2,11 +2,11 @@ package chnative
 
 import (
 	"database/sql/driver"
-	"runtime"
 	"strconv"
 	"testing"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/testenv"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -27,16 +27,6 @@ func fitBlock(n int) (*nativeproto.Block, *columns.String) {
 	return b, s
 }
 
-// allocatedBy returns the bytes of heap fn allocates.
-func allocatedBy(fn func()) uint64 {
-	var m0, m1 runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&m0)
-	fn()
-	runtime.ReadMemStats(&m1)
-	return m1.TotalAlloc - m0.TotalAlloc
-}
-
 // Windows are cut to fill the rest of a slab chunk, so boxing a block allocates little more than
 // the bytes its values take, and every value is still boxed right.
 func TestBoxWindowsFillChunks(t *testing.T) {
@@ -46,7 +36,7 @@ func TestBoxWindowsFillChunks(t *testing.T) {
 	dest := make([]driver.Value, 3)
 	var used uintptr
 	windows := 0
-	alloc := allocatedBy(func() {
+	alloc := testenv.AllocatedBy(func() {
 		for row := 0; row < n; row++ {
 			if row >= bx.hi {
 				used += bx.fill(b, row, min(row+boxWindow, n))
@@ -74,7 +64,7 @@ func TestTextWindowsFillChunks(t *testing.T) {
 	_, s := fitBlock(n)
 	var tw textWindows
 	arena, _ := s.Data()
-	alloc := allocatedBy(func() {
+	alloc := testenv.AllocatedBy(func() {
 		for row := range n {
 			if got := tw.str(1, s, row); got != s.String(row) {
 				t.Fatalf("row %d: %q, want %q", row, got, s.String(row))

@@ -5,21 +5,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
-)
 
-// allocDuring returns the bytes allocated while f runs.
-func allocDuring(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
+	"github.com/chnative/chnative/internal/testenv"
+)
 
 const allocBudget = 64 << 20
 
@@ -45,7 +36,7 @@ func TestHugeRowCount(t *testing.T) {
 			} {
 				c := mustNew(t, typ)
 				var err error
-				alloc := allocDuring(func() {
+				alloc := testenv.AllocatedBy(func() {
 					r := mk()
 					if err = c.ReadPrefix(r); err == nil {
 						err = c.Read(r, rows)
@@ -84,7 +75,7 @@ func TestHugeStringLength(t *testing.T) {
 	for _, r := range []*Reader{NewBytesReader(w.Buf), NewReader(bytes.NewReader(w.Buf))} {
 		c := NewString()
 		var err error
-		alloc := allocDuring(func() { err = c.Read(r, 1) })
+		alloc := testenv.AllocatedBy(func() { err = c.Read(r, 1) })
 		var le *LimitError
 		if !errors.As(err, &le) {
 			t.Fatalf("err = %v, want a LimitError", err)
@@ -100,7 +91,7 @@ func TestHugeStringLength(t *testing.T) {
 	for _, r := range []*Reader{NewBytesReader(w.Buf), NewReader(bytes.NewReader(w.Buf))} {
 		c := NewString()
 		var err error
-		alloc := allocDuring(func() { err = c.Read(r, 1) })
+		alloc := testenv.AllocatedBy(func() { err = c.Read(r, 1) })
 		if !errors.Is(err, io.ErrUnexpectedEOF) {
 			t.Fatalf("err = %v", err)
 		}
@@ -145,7 +136,7 @@ func TestBadOffsets(t *testing.T) {
 			c := mustNew(t, tc.typ)
 			appendAll(t, c, values(mustNewDefaults(t, tc.typ, 2))...)
 			var err error
-			alloc := allocDuring(func() { err = c.Read(rk.new(tc.data), tc.rows) })
+			alloc := testenv.AllocatedBy(func() { err = c.Read(rk.new(tc.data), tc.rows) })
 			if err == nil || !strings.Contains(err.Error(), tc.msg) {
 				t.Errorf("%s/%s % x: err %v, want %q", tc.typ, rk.name, tc.data, err, tc.msg)
 			}
@@ -191,7 +182,7 @@ func TestBadLowCardinality(t *testing.T) {
 			r := rk.new(hexBytes(t, tc.hex))
 			var err error
 			prefixFailed := false
-			alloc := allocDuring(func() {
+			alloc := testenv.AllocatedBy(func() {
 				if err = c.ReadPrefix(r); err == nil {
 					err = c.Read(r, 1)
 				} else {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/chnative/chnative/internal/testenv"
 	"github.com/chnative/chnative/qbit"
 )
 
@@ -581,7 +582,7 @@ func TestQBitHostileRows(t *testing.T) {
 		t.Fatal("negative row count accepted")
 	}
 	// A stream: allocation follows the input received.
-	got := allocDuring(func() {
+	got := testenv.AllocatedBy(func() {
 		r := NewReaderSize(bytes.NewReader(make([]byte, 1000)), 64)
 		if err := c.Read(r, 1<<24); err == nil {
 			t.Error("short stream accepted")
@@ -590,7 +591,7 @@ func TestQBitHostileRows(t *testing.T) {
 	if got > allocBudget {
 		t.Fatalf("a 1000-byte stream claiming 2^24 rows allocated %d bytes", got)
 	}
-	got = allocDuring(func() { _ = c.Read(NewBytesReader(make([]byte, 100)), 1<<30) })
+	got = testenv.AllocatedBy(func() { _ = c.Read(NewBytesReader(make([]byte, 100)), 1<<30) })
 	if got > 1<<20 {
 		t.Fatalf("a 100-byte input claiming 2^30 rows allocated %d bytes", got)
 	}

@@ -5,10 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/chnative/chnative/internal/testenv"
 	"github.com/pierrec/lz4/v4"
 )
 
@@ -19,16 +19,6 @@ func rawFrameHeader(m Method, csize, usize uint32) []byte {
 	binary.LittleEndian.PutUint32(h[17:21], csize)
 	binary.LittleEndian.PutUint32(h[21:25], usize)
 	return h
-}
-
-// frameHeapGrowth runs f and returns how many bytes it allocated in total.
-func frameHeapGrowth(f func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
 }
 
 func TestHeaderLimits(t *testing.T) {
@@ -54,7 +44,7 @@ func TestHeaderLimits(t *testing.T) {
 			// Stream has plenty of payload bytes after the header; none must be read.
 			src := &frameCountingReader{r: bytes.NewReader(append(tc.stream, payload...))}
 			var err error
-			grew := frameHeapGrowth(func() {
+			grew := testenv.AllocatedBy(func() {
 				_, err = NewFrameReader(src).Read(make([]byte, 10))
 			})
 			var fe *FrameError
@@ -76,7 +66,7 @@ func TestHeaderLimits(t *testing.T) {
 func TestShortStreamLargeDeclared(t *testing.T) {
 	stream := append(rawFrameHeader(MethodLZ4, MaxFrameSize, MaxFrameSize), make([]byte, 1000)...)
 	var err error
-	grew := frameHeapGrowth(func() {
+	grew := testenv.AllocatedBy(func() {
 		_, err = NewFrameReader(bytes.NewReader(stream)).Read(make([]byte, 10))
 	})
 	if !errors.Is(err, io.ErrUnexpectedEOF) {
