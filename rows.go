@@ -99,7 +99,9 @@ func (r *rows) finish(err error) error {
 		return err
 	}
 	r.done = true
-	r.keepAheadReuse()
+	if err == nil {
+		r.keepAheadReuse() // after an error the blocks' state is not known
+	}
 	fired := false
 	if r.stop != nil {
 		fired = r.stop()

@@ -102,6 +102,27 @@ func TestReadAheadBlockReused(t *testing.T) {
 		read(n, true)
 		read(n, false)
 		distinct("after a result with totals")
+
+		// A result that fails in its third block: its blocks are not kept, and the next result
+		// reads right and keeps one again.
+		drs, err := c.QueryContext(ctx, "SELECT throwIf(number = 150000) FROM system.numbers LIMIT "+strconv.Itoa(n)+
+			" SETTINGS max_block_size = 65536", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dest := make([]driver.Value, 1)
+		for err == nil {
+			err = drs.Next(dest)
+		}
+		if err == io.EOF {
+			t.Fatal("the failing query ended without its error")
+		}
+		_ = drs.Close()
+		if c.aheadReuse != nil {
+			t.Fatal("a block of a failed result was kept")
+		}
+		read(n, false)
+		distinct("after a failed result")
 		return nil
 	})
 	if err != nil {
