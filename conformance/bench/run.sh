@@ -10,6 +10,9 @@
 #   BENCH_MODFILE=F    build with -modfile F (bench-compare uses it)
 #   BENCH_OUT=F        raw go test output (default conformance/bench/results/latest.txt)
 #   BENCH_NO_REPORT=1  do not write BENCHMARKS.md
+#   BENCH_PROFILE=0    do not profile the arms of missed targets (by default each is run again alone
+#                      with -cpuprofile for BENCH_PROFILE_TIME, default 3s, and `go tool pprof -top`
+#                      of it is kept in results/profiles/ and embedded in BENCHMARKS.md)
 #   GO127=0            skip the Go 1.27 pass (the database/sql row arms of ReadU64, ReadUSF and ReadMixed on the
 #                      fake server, run again with GOTOOLCHAIN=$GO127_TOOLCHAIN, default go1.27.3, where
 #                      database/sql uses RowsColumnScanner); also skipped when BENCH_FILTER is set
@@ -62,10 +65,39 @@ if [[ "${GO127:-1}" != "0" && -z "${BENCH_FILTER:-}" ]]; then
 	} | tee -a "$out"
 fi
 
+profargs=()
+if [[ "${BENCH_NO_REPORT:-}" != "1" && "${BENCH_PROFILE:-1}" != "0" ]]; then
+	# Profile the arms of this run's missed targets (and the floors bounding them), on this build.
+	profdir="$here/results/profiles"
+	rm -rf "$profdir"
+	mkdir -p "$profdir"
+	go run ./bench/cmd/report -in "$out" -missed >"$profdir/jobs"
+	if [[ -s "$profdir/jobs" ]]; then
+		tc127="${GO127_TOOLCHAIN:-go1.27.3}"
+		bin="$(mktemp -d)"
+		trap 'rm -rf "$bin"' EXIT
+		go test "${modflag[@]}" -c -o "$bin/go.test" ./bench/
+		if grep -q '^go127 ' "$profdir/jobs"; then
+			GOTOOLCHAIN="$tc127" go test "${modflag[@]}" -c -o "$bin/go127.test" ./bench/
+		fi
+		while read -r tc filter name; do
+			echo "profiling $name ($tc)" >&2
+			(cd "$here" && "$bin/$tc.test" -test.run '^$' -test.bench "$filter" -test.count 1 \
+				-test.benchtime "${BENCH_PROFILE_TIME:-3s}" -test.cpuprofile "$bin/$name.prof") >"$bin/$name.bench" 2>&1 ||
+				{ cat "$bin/$name.bench" >&2; exit 1; }
+			{
+				grep -E '^Benchmark' "$bin/$name.bench" || true
+				go tool pprof -top "$bin/$tc.test" "$bin/$name.prof" 2>/dev/null
+			} >"$profdir/$name.txt"
+		done <"$profdir/jobs"
+	fi
+	profargs=(-profiles "$profdir")
+fi
+
 if [[ "${BENCH_NO_REPORT:-}" != "1" ]]; then
 	quick=""
 	[[ "${BENCH_QUICK:-}" == "1" ]] && quick="BENCH_QUICK=1 "
 	go run ./bench/cmd/report -in "$out" -out "$root/BENCHMARKS.md" -svg "$root/benchmarks.svg" \
-		-server "$server" -cmd "${quick}make bench" -findings bench/FINDINGS.md
+		-server "$server" -cmd "${quick}make bench" -findings bench/FINDINGS.md "${profargs[@]}"
 	echo "wrote $root/BENCHMARKS.md and $root/benchmarks.svg" >&2
 fi

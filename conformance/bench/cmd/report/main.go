@@ -45,6 +45,8 @@ func main() {
 	command := flag.String("cmd", "make bench", "command that produced the results")
 	server := flag.String("server", "", "real server version")
 	findings := flag.String("findings", "", "hand-written markdown embedded after the targets: why missed targets miss, with profiles")
+	missed := flag.Bool("missed", false, "print the arms of the missed targets to profile (toolchain, -bench filter, name per line) and exit")
+	profiles := flag.String("profiles", "", "directory of `go tool pprof -top` texts of the missed targets' arms (see -missed), embedded in BENCHMARKS.md")
 	flag.Parse()
 
 	f, err := os.Open(*in)
@@ -53,6 +55,10 @@ func main() {
 	}
 	defer f.Close()
 	groups, order, meta := parse(bufio.NewScanner(f))
+	if *missed {
+		fmt.Print(printJobs(groups))
+		return
+	}
 
 	var md strings.Builder
 	fmt.Fprintf(&md, "# Benchmarks\n\n")
@@ -76,6 +82,11 @@ func main() {
 		fmt.Fprintf(&md, "\n## Why the missed targets miss\n\nFrom `%s`, written by hand from the profiles of the runs named there (the numbers above are this run's).\n\n", *findings)
 		md.Write(bytes.TrimSpace(b))
 		md.WriteString("\n")
+	}
+
+	if *profiles != "" {
+		md.WriteString("\n")
+		md.WriteString(profilesSection(groups, *profiles, *command))
 	}
 
 	fmt.Fprintf(&md, "\n## Ratios\n\n![ratio of each chnative arm to its group's baseline](%s)\n\n", ref(*svgRef, *svg))

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The arms profiled are those of the missed targets only (num, den, then the floors named by
+// explain), each once, with a -bench filter that selects exactly that arm.
+func TestReportMissedJobs(t *testing.T) {
+	got := printJobs(parsed(t))
+	want := "go ^BenchmarkReadU64$/^fake$/^chnative-blocks$ ReadU64_fake_chnative-blocks\n" +
+		"go ^BenchmarkReadU64$/^fake$/^ch-go$ ReadU64_fake_ch-go\n" +
+		"go ^BenchmarkReadU64$/^fake$/^chnative-rows$ ReadU64_fake_chnative-rows\n" +
+		"go ^BenchmarkReadU64$/^fake$/^clickhouse-go-sql$ ReadU64_fake_clickhouse-go-sql\n" +
+		"go ^BenchmarkReadU64$/^fake$/^noop$ ReadU64_fake_noop\n"
+	if got != want {
+		t.Fatalf("jobs:\n%s\nwant:\n%s", got, want)
+	}
+	// Each filter, split as go test splits -bench, matches its own arm's name and no other.
+	for _, line := range strings.Split(strings.TrimSpace(got), "\n") {
+		f := strings.Fields(line)
+		parts := strings.Split(f[1], "/")
+		name := "BenchmarkReadU64/fake/" + strings.TrimPrefix(f[2], "ReadU64_fake_")
+		for i, p := range parts {
+			elem := strings.Split(name, "/")[i]
+			if !regexp.MustCompile(p).MatchString(elem) {
+				t.Errorf("%s: part %q does not match %q", f[1], p, elem)
+			}
+		}
+		if regexp.MustCompile(parts[2]).MatchString("chnative-rows-x") {
+			t.Errorf("%s: the arm's pattern is not anchored", f[1])
+		}
+	}
+}
+
+// Go 1.27 groups are profiled by the go127 pass, with the prefix removed from the filter.
+func TestReportJobGo127(t *testing.T) {
+	j := jobFor("Go127/ReadU64/fake", "noop")
+	if j.toolchain != "go127" || j.filter != "^BenchmarkReadU64$/^fake$/^noop$" || j.name != "Go127_ReadU64_fake_noop" {
+		t.Fatalf("%+v", j)
+	}
+}
+
+// The section embeds each profiled arm's text, bounded, and says which were not profiled.
+func TestReportProfilesSection(t *testing.T) {
+	dir := t.TempDir()
+	var long strings.Builder
+	for i := 0; i < 100; i++ {
+		long.WriteString("line\n")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ReadU64_fake_chnative-rows.txt"), []byte("TOP OF ROWS\n"+long.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := profilesSection(parsed(t), dir, "make bench")
+	for _, want := range []string{
+		"### Rows tier >= 1.3x faster than clickhouse-go database/sql (fake, 10M UInt64): 1.25x faster",
+		"### block-tier read <= 1.0x ch-go (fake, 10M UInt64): 1.50x",
+		"<summary>ReadU64/fake/chnative-rows</summary>",
+		"TOP OF ROWS",
+		"ReadU64/fake/noop: not profiled",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("section lacks %q", want)
+		}
+	}
+	if n := strings.Count(s, "line\n"); n != profileLines-1 {
+		t.Errorf("embedded %d lines of the long profile, want %d", n, profileLines-1)
+	}
+	if strings.Contains(s, "Rows tier <= 1.25x no-op floor (fake, 10M UInt64)") {
+		t.Error("a met target got a profile section")
+	}
+	if profilesSection(map[string]*group{}, dir, "make bench") != "" {
+		t.Error("no missed target must give no section")
+	}
+}
