@@ -123,9 +123,7 @@ func TestFaultIdleConnsDropped(t *testing.T) {
 			if restart {
 				p.Down() // server gone: dials are refused
 				time.Sleep(50 * time.Millisecond)
-				if err := p.Up(); err != nil { // and back
-					t.Skipf("could not listen again on %s: %v", p.Addr(), err)
-				}
+				proxyUp(t, p) // and back
 			} else {
 				p.DropAll()
 			}
@@ -457,14 +455,10 @@ func TestFaultMultiHostFailover(t *testing.T) {
 			run("both up", 8)
 			p1.Down()
 			run("first down", 16)
-			if err := p1.Up(); err != nil {
-				t.Skipf("could not listen again: %v", err)
-			}
+			proxyUp(t, p1)
 			p2.Down()
 			run("second down", 16)
-			if err := p2.Up(); err != nil {
-				t.Skipf("could not listen again: %v", err)
-			}
+			proxyUp(t, p2)
 			db.Close()
 		})
 	}
