@@ -3,7 +3,7 @@
 # Self-contained: starts the local ClickHouse test server when CHNATIVE_DSN is unset.
 #
 #   BENCH_QUICK=1      short run (rows / 10, 2 samples, 50ms per sample)
-#   BENCH_COUNT=N      samples per benchmark (default 5)
+#   BENCH_COUNT=N      rounds of the suite, i.e. samples per benchmark (default 5)
 #   BENCH_TIME=D       -benchtime per sample (default 200ms)
 #   BENCH_FILTER=RE    -bench regexp (default .)
 #   BENCH_NO_REAL=1    skip the real server
@@ -44,26 +44,46 @@ if [[ -n "${BENCH_MODFILE:-}" ]]; then
 	modflag=(-modfile="$BENCH_MODFILE")
 fi
 
-cmd="go test ${modflag[*]} -run '^TestPeakHeap\$' -bench '${BENCH_FILTER:-.}' -benchtime $btime -count $count -timeout 60m ./bench/"
-echo "$cmd" >&2
+# The suite runs in rounds: each round runs every benchmark once (-count 1), then the Go 1.27
+# pass once, so the samples of an arm are spread over the whole run. A burst of load on this shared
+# host then spoils one sample of an arm, not all of them, and the fastest sample (which the report
+# uses) stays the arm's own cost. Both test binaries are built once, before the first round; the
+# profiles below use the same binaries.
+bin="$(mktemp -d)"
+trap 'rm -rf "$bin"' EXIT
+tc127="${GO127_TOOLCHAIN:-go1.27.3}"
+go test "${modflag[@]}" -c -o "$bin/go.test" ./bench/
+go127=0
+if [[ "${GO127:-1}" != "0" && -z "${BENCH_FILTER:-}" ]]; then
+	go127=1
+	GOTOOLCHAIN="$tc127" go test "${modflag[@]}" -c -o "$bin/go127.test" ./bench/
+fi
+filter127='^BenchmarkRead(U64|USF|Mixed)$/^fake$/^(chnative-rows|clickhouse-go-sql|noop)$'
+echo "$count rounds of: go test ${modflag[*]} -bench '${BENCH_FILTER:-.}' -benchtime $btime -count 1 ./bench/ (TestPeakHeap in the first)" >&2
+if [[ "$go127" == 1 ]]; then
+	echo "  then GOTOOLCHAIN=$tc127 go test -bench '$filter127' -benchtime $btime -count 1 ./bench/ (names prefixed Go127/)" >&2
+fi
 {
 	echo "goversion: $(go version | awk '{print $3, $4}')"
-	echo "samples: -count $count, -benchtime $btime per sample, BENCH_QUICK=${BENCH_QUICK:-0}"
-	BENCH_HEAP=1 go test "${modflag[@]}" -run '^TestPeakHeap$' -v -bench "${BENCH_FILTER:-.}" \
-		-benchtime "$btime" -count "$count" -timeout 60m ./bench/ 2>&1
+	if [[ "$go127" == 1 ]]; then
+		echo "goversion127: $(GOTOOLCHAIN="$tc127" go version | awk '{print $3, $4}')"
+	fi
+	echo "samples: $count rounds of the suite (-count 1 each: an arm's samples are spread over the run), -benchtime $btime per sample, BENCH_QUICK=${BENCH_QUICK:-0}"
+	for ((round = 1; round <= count; round++)); do
+		echo "round $round of $count" >&2
+		heap=(-test.run '^$')
+		if [[ "$round" == 1 ]]; then
+			heap=(-test.run '^TestPeakHeap$' -test.v)
+		fi
+		(cd "$here" && BENCH_HEAP=1 "$bin/go.test" "${heap[@]}" -test.bench "${BENCH_FILTER:-.}" \
+			-test.benchtime "$btime" -test.count 1 -test.timeout 60m 2>&1)
+		if [[ "$go127" == 1 ]]; then
+			# Benchmark names get the prefix Go127/: the report shows them as their own section.
+			(cd "$here" && "$bin/go127.test" -test.run '^$' -test.bench "$filter127" \
+				-test.benchtime "$btime" -test.count 1 -test.timeout 60m 2>&1) | sed -E 's#^Benchmark#BenchmarkGo127/#'
+		fi
+	done
 } | tee "$out"
-
-if [[ "${GO127:-1}" != "0" && -z "${BENCH_FILTER:-}" ]]; then
-	tc="${GO127_TOOLCHAIN:-go1.27.3}"
-	filter127='^BenchmarkRead(U64|USF|Mixed)$/^fake$/^(chnative-rows|clickhouse-go-sql|noop)$'
-	echo "GOTOOLCHAIN=$tc go test ${modflag[*]} -run '^\$' -bench '$filter127' -benchtime $btime -count $count ./bench/ (names prefixed Go127/)" >&2
-	{
-		echo "goversion127: $(GOTOOLCHAIN="$tc" go version | awk '{print $3, $4}')"
-		# Benchmark names get the prefix Go127/: the report shows them as their own section.
-		GOTOOLCHAIN="$tc" go test "${modflag[@]}" -run '^$' -bench "$filter127" \
-			-benchtime "$btime" -count "$count" -timeout 60m ./bench/ 2>&1 | sed -E 's#^Benchmark#BenchmarkGo127/#'
-	} | tee -a "$out"
-fi
 
 profargs=()
 if [[ "${BENCH_NO_REPORT:-}" != "1" && "${BENCH_PROFILE:-1}" != "0" ]]; then
@@ -73,13 +93,6 @@ if [[ "${BENCH_NO_REPORT:-}" != "1" && "${BENCH_PROFILE:-1}" != "0" ]]; then
 	mkdir -p "$profdir"
 	go run ./bench/cmd/report -in "$out" -missed >"$profdir/jobs"
 	if [[ -s "$profdir/jobs" ]]; then
-		tc127="${GO127_TOOLCHAIN:-go1.27.3}"
-		bin="$(mktemp -d)"
-		trap 'rm -rf "$bin"' EXIT
-		go test "${modflag[@]}" -c -o "$bin/go.test" ./bench/
-		if grep -q '^go127 ' "$profdir/jobs"; then
-			GOTOOLCHAIN="$tc127" go test "${modflag[@]}" -c -o "$bin/go127.test" ./bench/
-		fi
 		while read -r tc filter name; do
 			echo "profiling $name ($tc)" >&2
 			(cd "$here" && "$bin/$tc.test" -test.run '^$' -test.bench "$filter" -test.count 1 \

@@ -141,7 +141,9 @@ const method = `## Method
   Select1 (500 sequential SELECT 1 on a warm connection) and Pool (64 concurrent queries).
 * The host is shared and noisy: a sample is one ` + "`-benchtime`" + ` run, the table shows the fastest
   sample (interference is additive, so the fastest is the arm's own cost) and the median. Ratios
-  use the fastest samples. Absolute times are this machine's; ratios are what transfers.
+  use the fastest samples. The suite runs in rounds, each running every arm once, so an arm's
+  samples are spread over the whole run and a burst of load spoils one of them, not all.
+  Absolute times are this machine's; ratios are what transfers.
 * The fake server runs in a child process, so cpu ns/row, allocs/row and B/row are the client's
   alone. On the real server the raw reader (pre-encoded query, response walked but not decoded)
   is the wire's limit; on the fake server ch-go is the baseline.
