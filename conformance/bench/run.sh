@@ -13,6 +13,8 @@
 #   BENCH_PROFILE=0    do not profile the arms of missed targets (by default each is run again alone
 #                      with -cpuprofile for BENCH_PROFILE_TIME, default 3s, and `go tool pprof -top`
 #                      of it is kept in results/profiles/ and embedded in BENCHMARKS.md)
+#   BENCH_PROFILE_ONLY=1  measure nothing: profile the missed targets of BENCH_OUT's existing results
+#                      again and rewrite BENCHMARKS.md (the code must be the one that was measured)
 #   GO127=0            skip the Go 1.27 pass (the database/sql row arms of ReadU64, ReadUSF and ReadMixed on the
 #                      fake server, run again with GOTOOLCHAIN=$GO127_TOOLCHAIN, default go1.27.3, where
 #                      database/sql uses RowsColumnScanner); also skipped when BENCH_FILTER is set
@@ -59,31 +61,33 @@ if [[ "${GO127:-1}" != "0" && -z "${BENCH_FILTER:-}" ]]; then
 	GOTOOLCHAIN="$tc127" go test "${modflag[@]}" -c -o "$bin/go127.test" ./bench/
 fi
 filter127='^BenchmarkRead(U64|USF|Mixed)$/^fake$/^(chnative-rows|clickhouse-go-sql|noop)$'
-echo "$count rounds of: go test ${modflag[*]} -bench '${BENCH_FILTER:-.}' -benchtime $btime -count 1 ./bench/ (TestPeakHeap in the first)" >&2
-if [[ "$go127" == 1 ]]; then
-	echo "  then GOTOOLCHAIN=$tc127 go test -bench '$filter127' -benchtime $btime -count 1 ./bench/ (names prefixed Go127/)" >&2
-fi
-{
-	echo "goversion: $(go version | awk '{print $3, $4}')"
+if [[ "${BENCH_PROFILE_ONLY:-}" != "1" ]]; then
+	echo "$count rounds of: go test ${modflag[*]} -bench '${BENCH_FILTER:-.}' -benchtime $btime -count 1 ./bench/ (TestPeakHeap in the first)" >&2
 	if [[ "$go127" == 1 ]]; then
-		echo "goversion127: $(GOTOOLCHAIN="$tc127" go version | awk '{print $3, $4}')"
+		echo "  then GOTOOLCHAIN=$tc127 go test -bench '$filter127' -benchtime $btime -count 1 ./bench/ (names prefixed Go127/)" >&2
 	fi
-	echo "samples: $count rounds of the suite (-count 1 each: an arm's samples are spread over the run), -benchtime $btime per sample, BENCH_QUICK=${BENCH_QUICK:-0}"
-	for ((round = 1; round <= count; round++)); do
-		echo "round $round of $count" >&2
-		heap=(-test.run '^$')
-		if [[ "$round" == 1 ]]; then
-			heap=(-test.run '^TestPeakHeap$' -test.v)
-		fi
-		(cd "$here" && BENCH_HEAP=1 "$bin/go.test" "${heap[@]}" -test.bench "${BENCH_FILTER:-.}" \
-			-test.benchtime "$btime" -test.count 1 -test.timeout 60m 2>&1)
+	{
+		echo "goversion: $(go version | awk '{print $3, $4}')"
 		if [[ "$go127" == 1 ]]; then
-			# Benchmark names get the prefix Go127/: the report shows them as their own section.
-			(cd "$here" && "$bin/go127.test" -test.run '^$' -test.bench "$filter127" \
-				-test.benchtime "$btime" -test.count 1 -test.timeout 60m 2>&1) | sed -E 's#^Benchmark#BenchmarkGo127/#'
+			echo "goversion127: $(GOTOOLCHAIN="$tc127" go version | awk '{print $3, $4}')"
 		fi
-	done
-} | tee "$out"
+		echo "samples: $count rounds of the suite (-count 1 each: an arm's samples are spread over the run), -benchtime $btime per sample, BENCH_QUICK=${BENCH_QUICK:-0}"
+		for ((round = 1; round <= count; round++)); do
+			echo "round $round of $count" >&2
+			heap=(-test.run '^$')
+			if [[ "$round" == 1 ]]; then
+				heap=(-test.run '^TestPeakHeap$' -test.v)
+			fi
+			(cd "$here" && BENCH_HEAP=1 "$bin/go.test" "${heap[@]}" -test.bench "${BENCH_FILTER:-.}" \
+				-test.benchtime "$btime" -test.count 1 -test.timeout 60m 2>&1)
+			if [[ "$go127" == 1 ]]; then
+				# Benchmark names get the prefix Go127/: the report shows them as their own section.
+				(cd "$here" && "$bin/go127.test" -test.run '^$' -test.bench "$filter127" \
+					-test.benchtime "$btime" -test.count 1 -test.timeout 60m 2>&1) | sed -E 's#^Benchmark#BenchmarkGo127/#'
+			fi
+		done
+	} | tee "$out"
+fi
 
 profargs=()
 if [[ "${BENCH_NO_REPORT:-}" != "1" && "${BENCH_PROFILE:-1}" != "0" ]]; then
@@ -100,7 +104,10 @@ if [[ "${BENCH_NO_REPORT:-}" != "1" && "${BENCH_PROFILE:-1}" != "0" ]]; then
 				{ cat "$bin/$name.bench" >&2; exit 1; }
 			{
 				grep -E '^Benchmark' "$bin/$name.bench" || true
-				go tool pprof -top "$bin/$tc.test" "$bin/$name.prof" 2>/dev/null
+				go tool pprof -top -nodecount=30 "$bin/$tc.test" "$bin/$name.prof" 2>/dev/null
+				echo
+				echo "By cumulative time:"
+				go tool pprof -top -cum -nodecount=30 "$bin/$tc.test" "$bin/$name.prof" 2>/dev/null | sed -n '/flat%/,$p'
 			} >"$profdir/$name.txt"
 		done <"$profdir/jobs"
 	fi

@@ -74,8 +74,9 @@ func printJobs(groups map[string]*group) string {
 	return b.String()
 }
 
-// profileLines bounds the lines of each `pprof -top` embedded.
-const profileLines = 30
+// profileLines bounds the lines of each profile embedded: the benchmark line, pprof -top by flat
+// time and by cumulative time, 30 functions each.
+const profileLines = 80
 
 // profilesSection embeds the profiles in dir of the missed targets' arms.
 func profilesSection(groups map[string]*group, dir, cmd string) string {
@@ -87,9 +88,10 @@ func profilesSection(groups map[string]*group, dir, cmd string) string {
 		}
 		if n == 0 {
 			fmt.Fprintf(&b, "## Profiles of the missed targets\n\n"+
-				"CPU profiles taken in this run, after the measurements, by `%s`: each arm of a missed target "+
-				"(and the floor arm bounding it, where there is one) run again alone with `-cpuprofile`, on the same build. "+
-				"Shown is `go tool pprof -top`, first %d lines; the profile covers the whole client process "+
+				"CPU profiles of the code measured above, taken after the measurements (`%s` does it; "+
+				"`BENCH_PROFILE_ONLY=1` takes them again without measuring): each arm of a missed target "+
+				"(and the floor arm bounding it, where there is one) run again alone with `-cpuprofile`. "+
+				"Shown is `go tool pprof -top`, by flat and by cumulative time (at most %d lines); the profile covers the whole client process "+
 				"(the fake server runs in its own), including the arm's warm-up. The text files are kept in "+
 				"`conformance/bench/results/profiles/`.\n\n", cmd, profileLines)
 		}
