@@ -3,15 +3,33 @@
 #   compare.sh OLD [NEW]   NEW defaults to the working tree.
 # Each revision is exported with `git archive` (read-only: no worktree, branch or index change)
 # and the suite (always the working tree's conformance/bench) is built against it through a
-# -modfile whose replace directive points there. Env as run.sh (BENCH_FILTER, BENCH_COUNT,
-# BENCH_TIME, BENCH_QUICK); the default count here is 8, enough for benchstat's test.
+# -modfile whose replace directive points there. Both test binaries are built first, then run in
+# interleaved rounds (one sample of every benchmark per round, the two revisions alternating which
+# goes first), so that load on this shared host falls on both alike. Env as run.sh (BENCH_FILTER,
+# BENCH_COUNT = rounds, BENCH_TIME, BENCH_QUICK, BENCH_NO_REAL, GO127); the default count here is
+# 8, enough for benchstat's test.
 set -euo pipefail
 old="${1:?usage: compare.sh OLD [NEW]}"
 new="${2:-}"
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 work="$(mktemp -d /tmp/chnative-bench-compare.XXXXXX)"
-export BENCH_COUNT="${BENCH_COUNT:-8}" BENCH_NO_REPORT=1
+count="${BENCH_COUNT:-8}"
+btime="${BENCH_TIME:-200ms}"
+if [[ "${BENCH_QUICK:-}" == "1" ]]; then
+	btime="${BENCH_TIME:-50ms}"
+fi
+filter="${BENCH_FILTER:-.}"
+filter127='^BenchmarkRead(U64|USF|Mixed)$/^fake$/^(chnative-rows|clickhouse-go-sql|noop)$'
+go127=0
+if [[ "${GO127:-1}" != "0" && -z "${BENCH_FILTER:-}" ]]; then
+	go127=1
+fi
+
+if [[ -z "${CHNATIVE_DSN:-}" && "${BENCH_NO_REAL:-}" != "1" ]]; then
+	"$root/scripts/clickhouse.sh" start >/dev/null
+	eval "$("$root/scripts/clickhouse.sh" env)"
+fi
 
 if ! command -v benchstat >/dev/null && [[ ! -x "$(go env GOPATH)/bin/benchstat" ]]; then
 	go install golang.org/x/perf/cmd/benchstat@latest
@@ -37,11 +55,37 @@ for side in old new; do
 	[[ "$side" == new ]] && rev="$new"
 	mod="$(prep "$rev" "$side")"
 	echo "== $side: ${rev:-working tree}" >&2
-	BENCH_MODFILE="$mod" BENCH_OUT="$work/$side.txt" "$here/run.sh" >/dev/null
+	(cd "$root/conformance" && go test -modfile="$mod" -c -o "$work/$side.test" ./bench/)
+	if [[ "$go127" == 1 ]]; then
+		(cd "$root/conformance" && GOTOOLCHAIN="${GO127_TOOLCHAIN:-go1.27.3}" go test -modfile="$mod" -c -o "$work/$side.127.test" ./bench/)
+	fi
+	: >"$work/$side.txt"
+done
+
+# sample side: one round of side's binary, appended to its output.
+sample() {
+	local side="$1"
+	(cd "$here" && "$work/$side.test" -test.run '^$' -test.bench "$filter" -test.benchtime "$btime" \
+		-test.count 1 -test.timeout 60m) >>"$work/$side.txt" 2>&1
+	if [[ "$go127" == 1 ]]; then
+		(cd "$here" && "$work/$side.127.test" -test.run '^$' -test.bench "$filter127" -test.benchtime "$btime" \
+			-test.count 1 -test.timeout 60m 2>&1) | sed -E 's#^Benchmark#BenchmarkGo127/#' >>"$work/$side.txt"
+	fi
+}
+
+for ((round = 1; round <= count; round++)); do
+	echo "round $round of $count" >&2
+	if ((round % 2)); then
+		sample old
+		sample new
+	else
+		sample new
+		sample old
+	fi
 done
 
 "$benchstat" -filter '.unit:(ns/row OR cpu-ns/row OR allocs/row)' "$work/old.txt" "$work/new.txt" | tee "$work/benchstat.txt"
 echo
 echo "Rows that moved beyond their noise (p < 0.05; '~' rows omitted):"
-awk '/^[A-Za-z]/ && $0 !~ /~/ && $0 ~ /[+-][0-9.]+%/' "$work/benchstat.txt" || true
+awk '/^[A-Za-z]/ && !/^geomean/ && $0 !~ /~/ && $0 ~ /[+-][0-9.]+%/' "$work/benchstat.txt" || true
 echo "(raw outputs in $work)"
