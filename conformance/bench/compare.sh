@@ -15,21 +15,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 work="$(mktemp -d /tmp/chnative-bench-compare.XXXXXX)"
 count="${BENCH_COUNT:-8}"
-btime="${BENCH_TIME:-200ms}"
-if [[ "${BENCH_QUICK:-}" == "1" ]]; then
-	btime="${BENCH_TIME:-50ms}"
-fi
-filter="${BENCH_FILTER:-.}"
-filter127='^BenchmarkRead(U64|USF|Mixed)$/^fake$/^(chnative-rows|clickhouse-go-sql|noop)$'
-go127=0
-if [[ "${GO127:-1}" != "0" && -z "${BENCH_FILTER:-}" ]]; then
-	go127=1
-fi
-
-if [[ -z "${CHNATIVE_DSN:-}" && "${BENCH_NO_REAL:-}" != "1" ]]; then
-	"$root/scripts/clickhouse.sh" start >/dev/null
-	eval "$("$root/scripts/clickhouse.sh" env)"
-fi
+# shellcheck source=settings.sh
+source "$here/settings.sh"
 
 if ! command -v benchstat >/dev/null && [[ ! -x "$(go env GOPATH)/bin/benchstat" ]]; then
 	go install golang.org/x/perf/cmd/benchstat@latest

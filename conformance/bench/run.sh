@@ -24,18 +24,13 @@ root="$(cd "$here/../.." && pwd)"
 cd "$root/conformance"
 
 count="${BENCH_COUNT:-5}"
-btime="${BENCH_TIME:-200ms}"
 if [[ "${BENCH_QUICK:-}" == "1" ]]; then
 	count="${BENCH_COUNT:-2}"
-	btime="${BENCH_TIME:-50ms}"
 fi
+# shellcheck source=settings.sh
+source "$here/settings.sh"
 out="${BENCH_OUT:-$here/results/latest.txt}"
 mkdir -p "$(dirname "$out")"
-
-if [[ -z "${CHNATIVE_DSN:-}" && "${BENCH_NO_REAL:-}" != "1" ]]; then
-	"$root/scripts/clickhouse.sh" start >/dev/null
-	eval "$("$root/scripts/clickhouse.sh" env)"
-fi
 server="—"
 if [[ -n "${CHNATIVE_DSN:-}" && "${BENCH_NO_REAL:-}" != "1" ]]; then
 	server="$(clickhouse-client --port "${CHNATIVE_TCP_PORT:-9000}" -q 'SELECT version()' 2>/dev/null || echo unknown)"
@@ -55,14 +50,11 @@ bin="$(mktemp -d)"
 trap 'rm -rf "$bin"' EXIT
 tc127="${GO127_TOOLCHAIN:-go1.27.3}"
 go test "${modflag[@]}" -c -o "$bin/go.test" ./bench/
-go127=0
-if [[ "${GO127:-1}" != "0" && -z "${BENCH_FILTER:-}" ]]; then
-	go127=1
+if [[ "$go127" == 1 ]]; then
 	GOTOOLCHAIN="$tc127" go test "${modflag[@]}" -c -o "$bin/go127.test" ./bench/
 fi
-filter127='^BenchmarkRead(U64|USF|Mixed)$/^fake$/^(chnative-rows|clickhouse-go-sql|noop)$'
 if [[ "${BENCH_PROFILE_ONLY:-}" != "1" ]]; then
-	echo "$count rounds of: go test ${modflag[*]} -bench '${BENCH_FILTER:-.}' -benchtime $btime -count 1 ./bench/ (TestPeakHeap in the first)" >&2
+	echo "$count rounds of: go test ${modflag[*]} -bench '$filter' -benchtime $btime -count 1 ./bench/ (TestPeakHeap in the first)" >&2
 	if [[ "$go127" == 1 ]]; then
 		echo "  then GOTOOLCHAIN=$tc127 go test -bench '$filter127' -benchtime $btime -count 1 ./bench/ (names prefixed Go127/)" >&2
 	fi
@@ -78,7 +70,7 @@ if [[ "${BENCH_PROFILE_ONLY:-}" != "1" ]]; then
 			if [[ "$round" == 1 ]]; then
 				heap=(-test.run '^TestPeakHeap$' -test.v)
 			fi
-			(cd "$here" && BENCH_HEAP=1 "$bin/go.test" "${heap[@]}" -test.bench "${BENCH_FILTER:-.}" \
+			(cd "$here" && BENCH_HEAP=1 "$bin/go.test" "${heap[@]}" -test.bench "$filter" \
 				-test.benchtime "$btime" -test.count 1 -test.timeout 60m 2>&1)
 			if [[ "$go127" == 1 ]]; then
 				# Benchmark names get the prefix Go127/: the report shows them as their own section.
@@ -97,9 +89,9 @@ if [[ "${BENCH_NO_REPORT:-}" != "1" && "${BENCH_PROFILE:-1}" != "0" ]]; then
 	mkdir -p "$profdir"
 	go run ./bench/cmd/report -in "$out" -missed >"$profdir/jobs"
 	if [[ -s "$profdir/jobs" ]]; then
-		while read -r tc filter name; do
+		while read -r tc jobfilter name; do
 			echo "profiling $name ($tc)" >&2
-			(cd "$here" && "$bin/$tc.test" -test.run '^$' -test.bench "$filter" -test.count 1 \
+			(cd "$here" && "$bin/$tc.test" -test.run '^$' -test.bench "$jobfilter" -test.count 1 \
 				-test.benchtime "${BENCH_PROFILE_TIME:-3s}" -test.cpuprofile "$bin/$name.prof") >"$bin/$name.bench" 2>&1 ||
 				{ cat "$bin/$name.bench" >&2; exit 1; }
 			{

@@ -41,6 +41,17 @@ func profileName(group, arm string) string {
 	return unsafeName.ReplaceAllString(group+"_"+arm, "_")
 }
 
+// profiledArms returns the arms of a missed target that were run: num, den, then explain.
+func profiledArms(o outcome, groups map[string]*group) []string {
+	var arms []string
+	for _, a := range append([]string{o.t.num, o.t.den}, o.t.explain...) {
+		if a != "" && groups[o.t.group].byArm[a] != nil {
+			arms = append(arms, a)
+		}
+	}
+	return arms
+}
+
 // missedJobs returns the arms to profile for the missed targets of a run, each once.
 func missedJobs(groups map[string]*group) []profileJob {
 	var jobs []profileJob
@@ -49,12 +60,7 @@ func missedJobs(groups map[string]*group) []profileJob {
 		if !o.run || o.met {
 			continue
 		}
-		arms := append([]string{o.t.num}, o.t.den)
-		arms = append(arms, o.t.explain...)
-		for _, a := range arms {
-			if a == "" || groups[o.t.group].byArm[a] == nil {
-				continue
-			}
+		for _, a := range profiledArms(o, groups) {
 			j := jobFor(o.t.group, a)
 			if !seen[j.name] {
 				seen[j.name] = true
@@ -97,12 +103,7 @@ func profilesSection(groups map[string]*group, dir, cmd string) string {
 		}
 		n++
 		fmt.Fprintf(&b, "### %s: %s\n\n", o.t.what, o.text)
-		arms := append([]string{o.t.num}, o.t.den)
-		arms = append(arms, o.t.explain...)
-		for _, a := range arms {
-			if a == "" || groups[o.t.group].byArm[a] == nil {
-				continue
-			}
+		for _, a := range profiledArms(o, groups) {
 			name := profileName(o.t.group, a)
 			text, err := os.ReadFile(filepath.Join(dir, name+".txt"))
 			if err != nil {
