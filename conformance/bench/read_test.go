@@ -308,8 +308,8 @@ func rawRead(b *testing.B, t target, q readSpec) {
 	})
 }
 
-func noopRead(b *testing.B, q readSpec) {
-	db, err := sql.Open("noop", fmt.Sprintf("%s:%d", q.shape, q.rows))
+func noopRead(b *testing.B, q readSpec, mode string) {
+	db, err := sql.Open("noop", fmt.Sprintf("%s:%d:%s", q.shape, q.rows, mode))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -467,12 +467,15 @@ func structArm(b *testing.B, t target, q readSpec, native bool) {
 func readArms(b *testing.B, t target, q readSpec, arms ...string) {
 	if len(arms) == 0 {
 		arms = []string{"chnative-blocks", "chnative-rows", "chnative-value", "ch-go", "clickhouse-go", "clickhouse-go-sql", "raw", "noop"}
+		if q.shape == "u64" || q.shape == "u64sf64" {
+			arms = append(arms, "noop-fresh")
+		}
 		if q.shape == "u64sf64" {
 			arms = append(arms, "chnative-struct", "clickhouse-go-struct")
 		}
 	}
 	for _, arm := range arms {
-		if t.name == "real" && (arm == "ch-go" || arm == "noop") {
+		if t.name == "real" && (arm == "ch-go" || arm == "noop" || arm == "noop-fresh") {
 			continue
 		}
 		if arm == "raw" && q.codec != "none" && q.codec != "" {
@@ -499,7 +502,9 @@ func readArms(b *testing.B, t target, q readSpec, arms ...string) {
 			case "raw":
 				rawRead(b, t, q)
 			case "noop":
-				noopRead(b, q)
+				noopRead(b, q, "")
+			case "noop-fresh":
+				noopRead(b, q, "fresh")
 			}
 		})
 	}

@@ -5,7 +5,8 @@
 // implements driver.NamedValueChecker accepting every argument unconverted, and on Go 1.27
 // driver.RowsColumnScanner (scan_go127.go).
 //
-// DSN: "shape:rows", shape as in fakeserver ("u64", "u64sf64", "mixed", "one").
+// DSN: "shape:rows", shape as in fakeserver ("u64", "u64sf64", "mixed", "one"), or
+// "shape:rows:fresh" for rows whose values are copied into fresh memory every row (fresh.go).
 package noopdriver
 
 import (
@@ -31,6 +32,9 @@ type Driver struct{}
 type data struct {
 	names []string
 	rows  [][]driver.Value
+
+	colOnce sync.Once
+	col     *columnarData // rows by column, for freshRows (fresh.go)
 }
 
 var (
@@ -83,16 +87,18 @@ func driverValue(v any) driver.Value {
 // Open opens a connection.
 func (Driver) Open(name string) (driver.Conn, error) {
 	shape, n, _ := strings.Cut(name, ":")
+	n, mode, _ := strings.Cut(n, ":")
 	rows, err := strconv.Atoi(n)
 	if err != nil {
 		rows = 1
 	}
-	return &conn{shape: shape, rows: rows}, nil
+	return &conn{shape: shape, rows: rows, fresh: mode == "fresh"}, nil
 }
 
 type conn struct {
 	shape string
 	rows  int
+	fresh bool // values copied into fresh memory every row (fresh.go)
 }
 
 func (c *conn) Prepare(query string) (driver.Stmt, error) { return stmt{c}, nil }
@@ -109,6 +115,9 @@ func (c *conn) QueryContext(ctx context.Context, q string, _ []driver.NamedValue
 	d, err := load(c.shape)
 	if err != nil {
 		return nil, err
+	}
+	if c.fresh {
+		return &freshRows{rows: rows{d: d, n: c.rows}}, nil
 	}
 	return &rows{d: d, n: c.rows}, nil
 }

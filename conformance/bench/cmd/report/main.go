@@ -150,6 +150,11 @@ const method = `## Method
 * noop is a database/sql driver that returns pre-boxed values and accepts every Exec: database/sql's
   own floor for the row tier and the prepared batch. On Go 1.27 it also implements NextRow and
   ScanColumn, as chnative does, so its floor is that of the same path.
+* noop-fresh (the UInt64 and (UInt64, String, Float64) shapes, Go 1.26) is noop keeping
+  database/sql's contract as a real driver must: callers may keep any value Next hands out, so
+  it copies each window of rows into fresh memory that is never written again, as chnative does,
+  on the caller's goroutine. It reads no socket and decodes nothing: the floor of a row tier
+  that keeps values immutable without a second goroutine.
 * Row arms pass Scan a destination slice built once per query. Through the harness's interface a
   call Scan(&v) would allocate its argument slice every row (about 35 ns a row here); an
   application calling (*sql.Rows).Scan(&v) does not pay that, so no arm does.
