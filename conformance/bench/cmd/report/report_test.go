@@ -109,3 +109,38 @@ func TestReportTargetVerdicts(t *testing.T) {
 		t.Error("the peak heap target must say it did not run when there is no PEAKHEAP line")
 	}
 }
+
+// make bench runs the suite in rounds: an arm's samples are interleaved with other arms' and
+// separated by each round's own header, -v and PASS lines. They still make one arm each.
+func TestReportRounds(t *testing.T) {
+	const rounds = `goversion: go1.26.8 linux/amd64
+samples: 2 rounds of the suite
+=== RUN   TestPeakHeap
+    heap_test.go:1: PEAKHEAP reading 10 rows: peak HeapInuse 1.0 MB (0.5 MB before the query)
+--- PASS: TestPeakHeap (0.10s)
+goos: linux
+BenchmarkReadU64/fake/noop
+BenchmarkReadU64/fake/noop-2          	 1	 1 ns/op	 0 B/row	 0 allocs/row	 9 cpu-ns/row	 101 ns/row
+BenchmarkReadU64/fake/chnative-rows-2 	 1	 1 ns/op	 0 B/row	 0 allocs/row	 9 cpu-ns/row	 125 ns/row
+PASS
+goos: linux
+BenchmarkReadU64/fake/noop-2          	 1	 1 ns/op	 0 B/row	 0 allocs/row	 9 cpu-ns/row	 100 ns/row
+BenchmarkReadU64/fake/chnative-rows-2 	 1	 1 ns/op	 0 B/row	 0 allocs/row	 9 cpu-ns/row	 120 ns/row
+PASS
+BenchmarkGo127/ReadU64/fake/noop-2    	 1	 1 ns/op	 0 B/row	 0 allocs/row	 9 cpu-ns/row	 90 ns/row
+`
+	groups, order, meta := parse(bufio.NewScanner(strings.NewReader(rounds)))
+	if len(order) != 2 || order[0] != "ReadU64/fake" || order[1] != "Go127/ReadU64/fake" {
+		t.Fatalf("groups %v", order)
+	}
+	g := groups["ReadU64/fake"]
+	if len(g.arms) != 2 || len(g.byArm["noop"].samples) != 2 || len(g.byArm["chnative-rows"].samples) != 2 {
+		t.Fatalf("arms %d, noop %d samples, chnative-rows %d", len(g.arms), len(g.byArm["noop"].samples), len(g.byArm["chnative-rows"].samples))
+	}
+	if best := stat(g.byArm["chnative-rows"], "ns/row", minOf); best != 120 {
+		t.Errorf("chnative-rows best %v, want 120", best)
+	}
+	if meta["peakheap"] == "" {
+		t.Error("the first round's PEAKHEAP line was lost")
+	}
+}
