@@ -14,6 +14,9 @@ type Case struct {
 	NoServer string
 	// NonDeterministic, when set, says why chDB's Native bytes need not equal ours.
 	NonDeterministic string
+	// NoModern, when set, says why the type has no round trip through the 26.7 server (see
+	// RunModern); every other case has one.
+	NoModern string
 	// ByteSettings, when set, are extra chDB settings for the Native output the byte check
 	// compares with (the decode check reads chDB's default output): they make chDB pick the
 	// serialization our writer uses where the format has several.
@@ -27,6 +30,8 @@ func c(typ string, values ...string) Case { return Case{Type: typ, Values: value
 func s(typ string, values ...string) Case { return Case{Type: typ, Values: values, Server: true} }
 
 func (k Case) noServer(reason string) Case { k.Server, k.NoServer = false, reason; return k }
+
+func (k Case) noModern(reason string) Case { k.NoModern = reason; return k }
 
 func (k Case) nonDet(reason string) Case { k.NonDeterministic = reason; return k }
 

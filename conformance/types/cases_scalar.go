@@ -11,8 +11,8 @@ func scalarCases() []Case {
 			"'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff'", "'fe80::1'"),
 		s("Enum8('a' = 1, 'b' = -128, 'c' = 127, '' = 0, 'it''s \\t' = 5)", "'a'", "'b'", "'c'", "''", "'it''s \\t'"),
 		s("Enum16('x' = -32768, 'y' = 32767, 'z' = 0, 'Ünï' = 1000)", "'x'", "'y'", "'z'", "'Ünï'"),
-		c("Nullable(Nothing)", "NULL", "NULL").noServer("a table cannot hold Nothing"),
-		c("Array(Nothing)", "[]", "[]").noServer("a table cannot hold Nothing"),
-		c("Array(Nullable(Nothing))", "[]", "[NULL]", "[NULL, NULL]").noServer("a table cannot hold Nothing"),
+		c("Nullable(Nothing)", "NULL", "NULL").noServer("a table cannot hold Nothing").noModern("a table cannot hold Nothing"),
+		c("Array(Nothing)", "[]", "[]").noServer("a table cannot hold Nothing").noModern("a table cannot hold Nothing"),
+		c("Array(Nullable(Nothing))", "[]", "[NULL]", "[NULL, NULL]").noServer("a table cannot hold Nothing").noModern("a table cannot hold Nothing"),
 	}
 }

@@ -4,7 +4,7 @@ package types
 func specialCases() []Case {
 	iv := func(unit string) Case {
 		return c("Interval"+unit, "0", "1", "-1", "9223372036854775807", "-9223372036854775808").
-			noServer("no server stores Interval in a table")
+			noServer("18.16 cannot store Interval in a table")
 	}
 	return []Case{
 		iv("Nanosecond"), iv("Microsecond"), iv("Millisecond"), iv("Second"), iv("Minute"), iv("Hour"),

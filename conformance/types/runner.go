@@ -54,6 +54,8 @@ func failErr(what string, e error) Check { return fail("%s: %v", what, e) }
 type Result struct {
 	Case                          Case
 	Decode, Encode, Bytes, Server Check
+	// Modern holds one result per run of the 26.7 round trip (Report.Modern names the runs).
+	Modern []ModernResult
 
 	chType   string // the type name in chDB's Native header
 	fullType string // the header type, except toTypeName(v) for a top-level DateTime('tz') (see Run)
@@ -63,7 +65,14 @@ type Result struct {
 }
 
 // OK reports whether every check passed (or does not apply).
-func (r *Result) OK() bool { return r.Decode.ok() && r.Encode.ok() && r.Bytes.ok() && r.Server.ok() }
+func (r *Result) OK() bool {
+	for _, m := range r.Modern {
+		if !m.Check.ok() {
+			return false
+		}
+	}
+	return r.Decode.ok() && r.Encode.ok() && r.Bytes.ok() && r.Server.ok()
+}
 
 // SelectSQL is the query whose rows are the case's values in order, as column v.
 func SelectSQL(k Case) string {

@@ -36,13 +36,25 @@ func TestTypes(t *testing.T) {
 			t.Fatalf("server version: %v", err)
 		}
 	}
+	modern := openModern(t)
+	for _, m := range modern {
+		rep.Modern = append(rep.Modern, m.Label)
+		if rep.ModernServer == "" {
+			if err := m.DB.QueryRow("SELECT version()").Scan(&rep.ModernServer); err != nil {
+				t.Fatalf("26.7 server version: %v", err)
+			}
+		}
+	}
 	dir := t.TempDir()
 	for i, k := range AllCases() {
 		t.Run(k.Type, func(t *testing.T) {
 			r := Run(eng, k, dir)
 			RunServer(db, r, "conformance_types_"+itoa(i))
+			for j, m := range modern {
+				r.Modern = append(r.Modern, RunModern(m, k, "conformance_types_"+itoa(i)+"_m"+itoa(j)))
+			}
 			rep.Results = append(rep.Results, r)
-			for _, f := range (&Report{Results: []*Result{r}}).Failures() {
+			for _, f := range (&Report{Modern: rep.Modern, Results: []*Result{r}}).Failures() {
 				t.Error(f)
 			}
 		})
@@ -51,15 +63,15 @@ func TestTypes(t *testing.T) {
 	md := rep.Markdown()
 	switch {
 	case *update || os.Getenv("CHNATIVE_WRITE_TYPES_MD") == "1":
-		if db == nil {
-			t.Fatalf("cannot write %s without the server (CHNATIVE_DSN)", typesMD)
+		if db == nil || len(modern) == 0 {
+			t.Fatalf("cannot write %s without both servers (CHNATIVE_DSN, CHNATIVE_MODERN_DSN)", typesMD)
 		}
 		if err := os.WriteFile(typesMD, []byte(md), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("wrote %s", typesMD)
-	case db == nil:
-		t.Logf("no server: %s not compared", typesMD)
+	case db == nil || len(modern) == 0:
+		t.Logf("a server is missing: %s not compared", typesMD)
 	default:
 		old, err := os.ReadFile(typesMD)
 		switch {
@@ -93,4 +105,38 @@ func openServer(t *testing.T) *sql.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+// Environment of the 26.7 server (scripts/modern.sh env). testenv gains helpers for them; until
+// then they are read here.
+const (
+	envModernDSN  = "CHNATIVE_MODERN_DSN"
+	envModernHTTP = "CHNATIVE_MODERN_HTTP_URL"
+)
+
+// openModern returns the runs of the 26.7 round trip: one at the revision the driver negotiates.
+// Without CHNATIVE_MODERN_DSN it returns none outside CI and fails in CI.
+func openModern(t *testing.T) []*Modern {
+	dsn, httpURL := os.Getenv(envModernDSN), os.Getenv(envModernHTTP)
+	if dsn == "" || httpURL == "" {
+		if testenv.CI() {
+			t.Fatalf("%s and %s must be set in CI (scripts/modern.sh env)", envModernDSN, envModernHTTP)
+		}
+		return nil
+	}
+	var out []*Modern
+	for _, extra := range [][][2]string{nil} {
+		d, err := ModernDSN(dsn, extra...)
+		if err != nil {
+			t.Fatalf("%s: %v", envModernDSN, err)
+		}
+		m, err := OpenModern("", d, httpURL)
+		if err != nil {
+			t.Fatalf("26.7 server: %v", err)
+		}
+		m.Label = "26.7 @" + itoa(int(m.Revision))
+		t.Cleanup(func() { m.DB.Close() })
+		out = append(out, m)
+	}
+	return out
 }
