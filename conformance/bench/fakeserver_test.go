@@ -70,7 +70,7 @@ func TestFakeServerClients(t *testing.T) {
 					t.Fatalf("chnative rows: %d rows, %v", n, err)
 				}
 				// ch-go
-				chc := openChgo(t, fakeAddr, codec)
+				chc := openChgo(t, fakeAddr, "default", "", codec)
 				var res proto.Results
 				n := 0
 				if err := chc.Do(ctx, ch.Query{Body: q, Result: res.Auto(), OnResult: func(ctx context.Context, b proto.Block) error {

@@ -136,7 +136,7 @@ func qbitRead(b *testing.B, q qbitSpec, arm string) {
 			})
 		})
 	case "ch-go", "ch-go-vectors":
-		c := openChgo(b, fakeAddr, "none")
+		c := openChgo(b, fakeAddr, "default", "", "none")
 		col, err := proto.NewColQBit(q.chgo, fakeserver.QBitDim)
 		if err != nil {
 			b.Fatal(err)
@@ -224,7 +224,7 @@ func qbitInsert(b *testing.B, q qbitSpec, arm string) {
 			})
 		})
 	case "ch-go":
-		c := openChgo(b, fakeAddr, "none")
+		c := openChgo(b, fakeAddr, "default", "", "none")
 		col, err := proto.NewColQBit(q.chgo, fakeserver.QBitDim)
 		if err != nil {
 			b.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,25 +20,29 @@ import (
 	"github.com/chnative/chnative/conformance/bench/fakeserver"
 	_ "github.com/chnative/chnative/conformance/bench/noopdriver"
 	"github.com/chnative/chnative/conformance/bench/rawreader"
-	"github.com/chnative/chnative/internal/testenv"
 	"github.com/chnative/chnative/nativeproto"
 )
 
-// target is a server to read from.
+// target is a server to read from or insert into: the fake server or a real one (see server).
 type target struct {
 	name, addr, user, password string
+	server                     bool // a real ClickHouse server
+	chgo                       bool // ch-go can query it
 }
 
-func fake() target { return target{name: "fake", addr: fakeAddr, user: "default"} }
+func fake() target { return target{name: "fake", addr: fakeAddr, user: "default", chgo: true} }
 
-func realT(b *testing.B) target {
-	if realAddr == "" {
-		if testenv.CI() {
-			b.Fatal("CHNATIVE_DSN not set: CI runs every arm against the real server")
-		}
-		b.Skip("CHNATIVE_DSN not set")
+// runs says whether arm can run against t. Arms that cannot are left out rather than skipped (CI
+// fails on any skip): the noop arms, which talk to no server and are the floors of the fake
+// server's groups, on real servers; ch-go where it cannot query (18.16).
+func (t target) runs(arm string) bool {
+	switch {
+	case strings.HasPrefix(arm, "noop"):
+		return !t.server
+	case arm == "ch-go":
+		return t.chgo
 	}
-	return target{name: "real", addr: realAddr, user: realUser, password: realPassword}
+	return true
 }
 
 // readSpec is one read workload: the query per target and the shape of its rows.
@@ -205,7 +210,7 @@ func sqlRows(b *testing.B, db *sql.DB, q readSpec) {
 }
 
 func chgoRead(b *testing.B, t target, q readSpec) {
-	c := openChgo(b, t.addr, q.codec)
+	c := openChgo(b, t.addr, t.user, t.password, q.codec)
 	ctx := context.Background()
 	measure(b, q.rows, func() error {
 		n := 0
@@ -462,8 +467,8 @@ func structArm(b *testing.B, t target, q readSpec, native bool) {
 }
 
 // readArms runs every arm of a read workload. Arms that cannot run it are left out rather than
-// skipped (CI fails on any skip): the fake-only arms (ch-go, noop) on the real server, where ch-go
-// cannot query 18.16, and the raw reader on compressed reads, which it does not decompress.
+// skipped (CI fails on any skip): those target.runs refuses, and the raw reader on compressed
+// reads, which it does not decompress.
 func readArms(b *testing.B, t target, q readSpec, arms ...string) {
 	if len(arms) == 0 {
 		arms = []string{"chnative-blocks", "chnative-rows", "chnative-value", "ch-go", "clickhouse-go", "clickhouse-go-sql", "raw", "noop"}
@@ -475,7 +480,7 @@ func readArms(b *testing.B, t target, q readSpec, arms ...string) {
 		}
 	}
 	for _, arm := range arms {
-		if t.name == "real" && (arm == "ch-go" || arm == "noop" || arm == "noop-fresh") {
+		if !t.runs(arm) {
 			continue
 		}
 		if arm == "raw" && q.codec != "none" && q.codec != "" {
@@ -510,23 +515,35 @@ func readArms(b *testing.B, t target, q readSpec, arms ...string) {
 	}
 }
 
-// BenchmarkReadU64 reads 10M UInt64.
+// BenchmarkReadU64 reads 10M UInt64: from the fake server, from 18.16 (real) and from 26.7
+// (modern), the latter also LZ4-compressed (modern/lz4), where ch-go runs on a real server too.
 func BenchmarkReadU64(b *testing.B) {
 	b.Run("fake", func(b *testing.B) { readArms(b, fake(), fakeRead("u64", rowsN(10_000_000), "none")) })
 	b.Run("real", func(b *testing.B) {
 		t := realT(b)
-		n := setupReal(b)
-		readArms(b, t, readSpec{shape: "u64", query: "SELECT number FROM chnative_bench.u64", rows: n.u64, codec: "none"})
+		readArms(b, t, u64Read(setupReal(b), "none"))
+	})
+	b.Run("modern", func(b *testing.B) {
+		t := modernT(b)
+		readArms(b, t, u64Read(setupModern(b), "none"))
+	})
+	b.Run("modern/lz4", func(b *testing.B) {
+		t := modernT(b)
+		readArms(b, t, u64Read(setupModern(b), "lz4"),
+			"chnative-blocks", "chnative-rows", "ch-go", "clickhouse-go", "clickhouse-go-sql")
 	})
 }
 
-// BenchmarkReadUSF reads 1M (UInt64, String, Float64).
+// BenchmarkReadUSF reads 1M (UInt64, String, Float64) from the fake server, 18.16 and 26.7.
 func BenchmarkReadUSF(b *testing.B) {
 	b.Run("fake", func(b *testing.B) { readArms(b, fake(), fakeRead("u64sf64", rowsN(1_000_000), "none")) })
 	b.Run("real", func(b *testing.B) {
 		t := realT(b)
-		n := setupReal(b)
-		readArms(b, t, readSpec{shape: "u64sf64", query: "SELECT id, name, val FROM chnative_bench.usf", rows: n.usf, codec: "none"})
+		readArms(b, t, usfRead(setupReal(b), "none"))
+	})
+	b.Run("modern", func(b *testing.B) {
+		t := modernT(b)
+		readArms(b, t, usfRead(setupModern(b), "none"))
 	})
 }
 
@@ -569,9 +586,7 @@ func BenchmarkReadCompression(b *testing.B) {
 		})
 		b.Run("real/"+codec, func(b *testing.B) {
 			t := realT(b)
-			n := setupReal(b)
-			readArms(b, t, readSpec{shape: "u64sf64", query: "SELECT id, name, val FROM chnative_bench.usf", rows: n.usf, codec: codec},
-				"chnative-blocks", "chnative-rows", "clickhouse-go", "raw")
+			readArms(b, t, usfRead(setupReal(b), codec), "chnative-blocks", "chnative-rows", "clickhouse-go", "raw")
 		})
 	}
 }

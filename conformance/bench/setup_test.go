@@ -20,16 +20,12 @@ import (
 
 	_ "github.com/chnative/chnative"
 	"github.com/chnative/chnative/conformance/bench/fakeserver"
-	"github.com/chnative/chnative/dsn"
 )
 
 // fakeAddr is the address of the fake server, which runs in a child process (this test binary
 // re-executed with CHNATIVE_BENCH_FAKESERVER=1) so that the CPU and allocations measured in this
 // process are the client's alone.
 var fakeAddr string
-
-// realAddr, realUser and realPassword locate the real server (CHNATIVE_DSN); empty skips its arms.
-var realAddr, realUser, realPassword string
 
 // scale divides the row counts (BENCH_QUICK=1 sets 10).
 var scale = 1
@@ -52,12 +48,9 @@ func TestMain(m *testing.M) {
 	if v, err := strconv.Atoi(os.Getenv("BENCH_SCALE")); err == nil && v > 0 {
 		scale = v
 	}
-	if s := os.Getenv("CHNATIVE_DSN"); s != "" && os.Getenv("BENCH_NO_REAL") != "1" {
-		cfg, err := dsn.Parse(s)
-		if err == nil && len(cfg.Addrs) > 0 {
-			realAddr, realUser, realPassword = cfg.Addrs[0], cfg.User, cfg.Password
-		}
-	}
+	noReal := os.Getenv("BENCH_NO_REAL") == "1"
+	realServer.locate(noReal)
+	modernServer.locate(noReal || os.Getenv("BENCH_NO_MODERN") == "1")
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "CHNATIVE_BENCH_FAKESERVER=1")
 	cmd.Stderr = os.Stderr
@@ -129,9 +122,9 @@ func chgoCompression(codec string) ch.Compression {
 	return ch.CompressionDisabled
 }
 
-func openChgo(tb testing.TB, addr, codec string) *ch.Client {
-	c, err := ch.Dial(context.Background(), ch.Options{Address: addr, Compression: chgoCompression(codec),
-		ReadTimeout: time.Minute})
+func openChgo(tb testing.TB, addr, user, password, codec string) *ch.Client {
+	c, err := ch.Dial(context.Background(), ch.Options{Address: addr, User: user, Password: password,
+		Compression: chgoCompression(codec), ReadTimeout: time.Minute})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -3,6 +3,13 @@
 // the response only as far as needed to find EndOfStream: packet codes, block headers, fixed-width
 // column bodies (QBit bit planes included) skipped by size and String bodies skipped by their
 // length prefixes. Nothing is decoded into values. Uncompressed only.
+//
+// It speaks its own protocol revision (Revision), not the driver's nativeproto.ClientRevision: the
+// walk knows the packets and block layouts up to that revision, and the server negotiates it
+// down for older servers (18.16: 54412), so a rise of the driver's revision changes nothing here.
+// ProfileEvents packets, which servers from 54451 send (26.7 does, at the end of every query),
+// are walked like Data blocks and not counted as rows. A column with custom (sparse)
+// serialization is an error, not walked.
 package rawreader
 
 import (
@@ -13,6 +20,9 @@ import (
 	"github.com/chnative/chnative/columns"
 	"github.com/chnative/chnative/nativeproto"
 )
+
+// Revision is the protocol revision the raw reader sends in its Hello.
+const Revision nativeproto.Revision = 54460
 
 // Conn is one raw connection.
 type Conn struct {
@@ -33,7 +43,7 @@ func Dial(addr, user, password string) (*Conn, error) {
 	c := &Conn{nc: nc, r: columns.NewReaderSize(nc, 1<<20), queries: map[string][]byte{}}
 	var w columns.Writer
 	h := nativeproto.ClientHello{ClientName: "rawreader", Major: 1, Minor: 0,
-		Revision: nativeproto.ClientRevision, User: user, Password: password}
+		Revision: Revision, User: user, Password: password}
 	h.Encode(&w)
 	if _, err := nc.Write(w.Buf); err != nil {
 		nc.Close()
@@ -49,11 +59,11 @@ func Dial(addr, user, password string) (*Conn, error) {
 		return nil, fmt.Errorf("rawreader: handshake got packet %d", code)
 	}
 	var sh nativeproto.ServerHello
-	if err := sh.Decode(c.r, nativeproto.ClientRevision); err != nil {
+	if err := sh.Decode(c.r, Revision); err != nil {
 		nc.Close()
 		return nil, err
 	}
-	c.rev = nativeproto.Negotiate(nativeproto.ClientRevision, sh.Revision)
+	c.rev = nativeproto.Negotiate(Revision, sh.Revision)
 	c.ping = sh.Revision < nativeproto.RevSettingsAsStrings
 	if c.rev.Has(nativeproto.RevAddendum) {
 		w.Reset()
@@ -77,7 +87,7 @@ func (c *Conn) encode(body string) ([]byte, error) {
 	pw.SetRevision(c.rev)
 	q := nativeproto.Query{ID: "", Body: body, ClientInfo: nativeproto.ClientInfo{
 		Kind: nativeproto.QueryKindInitial, InitialAddress: "0.0.0.0:0", Interface: nativeproto.InterfaceTCP,
-		ClientName: "rawreader", Major: 1, ProtocolVersion: nativeproto.ClientRevision}}
+		ClientName: "rawreader", Major: 1, ProtocolVersion: Revision}}
 	if err := pw.WriteQuery(&q); err != nil {
 		return nil, err
 	}
@@ -107,7 +117,7 @@ func (c *Conn) Query(body string) (rows int, err error) {
 			return rows, err
 		}
 		switch nativeproto.ServerCode(code) {
-		case nativeproto.ServerCodeData, nativeproto.ServerCodeTotals, nativeproto.ServerCodeExtremes:
+		case nativeproto.ServerCodeData, nativeproto.ServerCodeTotals, nativeproto.ServerCodeExtremes, nativeproto.ServerCodeProfileEvents:
 			n, err := c.block()
 			if err != nil {
 				return rows, err
@@ -116,17 +126,9 @@ func (c *Conn) Query(body string) (rows int, err error) {
 				rows += n
 			}
 		case nativeproto.ServerCodeProgress:
-			k := 3
-			if c.rev.Has(nativeproto.RevClientWriteInfo) {
-				k += 2
-			}
-			if c.rev.Has(nativeproto.RevServerQueryTimeInProgress) {
-				k++
-			}
-			for range k {
-				if _, err := r.UVarInt(); err != nil {
-					return rows, err
-				}
+			var p nativeproto.Progress
+			if err := p.Decode(r, c.rev); err != nil {
+				return rows, err
 			}
 		case nativeproto.ServerCodeProfileInfo:
 			var p nativeproto.ProfileInfo
@@ -189,8 +191,12 @@ func (c *Conn) block() (int, error) {
 			return 0, err
 		}
 		if c.rev.Has(nativeproto.RevCustomSerialization) {
-			if _, err := r.Byte(); err != nil {
+			custom, err := r.Byte()
+			if err != nil {
 				return 0, err
+			}
+			if custom != 0 {
+				return 0, fmt.Errorf("rawreader: column of type %s has custom serialization", typ)
 			}
 		}
 		if nrows == 0 {
