@@ -144,3 +144,138 @@ BenchmarkGo127/ReadU64/fake/noop-2    	 1	 1 ns/op	 0 B/row	 0 allocs/row	 9 cpu
 		t.Error("the first round's PEAKHEAP line was lost")
 	}
 }
+
+// A run of the 26.7 arms alone, with run.sh's header lines: medians ns/row are
+// ReadU64/modern: chnative-blocks 12, ch-go 15, clickhouse-go 24, chnative-rows 30,
+// clickhouse-go-sql 60, raw 5; ReadU64/modern/lz4: chnative-blocks 9, ch-go 18;
+// Insert/modern: chnative-slice 10, chnative-sql 50, clickhouse-go-columnar 40, clickhouse-go-sql
+// 100 (no ch-go).
+const modernOutput = `goversion: go1.26.8 linux/amd64
+revision: abc1234 (dirty)
+date: 2026-12-02T10:00:00Z
+command: BENCH_FILTER='^Benchmark(ReadU64|ReadUSF|Insert)$/^modern$' BENCH_COUNT=3 conformance/bench/run.sh
+load: 3.10 2.50 2.00
+modernserver: 26.7.2.1
+samples: 3 rounds of the suite
+goos: linux
+cpu: Test CPU 9000
+BenchmarkReadU64/modern/chnative-blocks-2 	 1	 1 ns/op	 0 B/row	 0 allocs/row	 4 cpu-ns/row	 10 ns/row
+BenchmarkReadU64/modern/chnative-blocks-2 	 1	 1 ns/op	 0 B/row	 0 allocs/row	 4 cpu-ns/row	 12 ns/row
+BenchmarkReadU64/modern/chnative-blocks-2 	 1	 1 ns/op	 0 B/row	 0 allocs/row	 4 cpu-ns/row	 30 ns/row
+BenchmarkReadU64/modern/chnative-rows-2   	 1	 1 ns/op	 0 B/row	 0 allocs/row	 4 cpu-ns/row	 30 ns/row
+BenchmarkReadU64/modern/ch-go-2           	 1	 1 ns/op	 0 B/row	 0 allocs/row	 4 cpu-ns/row	 16 ns/row
+BenchmarkReadU64/modern/ch-go-2           	 1	 1 ns/op	 0 B/row	 0 allocs/row	 4 cpu-ns/row	 14 ns/row
+BenchmarkReadU64/modern/ch-go-2           	 1	 1 ns/op	 0 B/row	 0 allocs/row	 4 cpu-ns/row	 15 ns/row
+BenchmarkReadU64/modern/clickhouse-go-2   	 1	 1 ns/op	 0 B/row	 0 allocs/row	 4 cpu-ns/row	 20 ns/row
+BenchmarkReadU64/modern/clickhouse-go-2   	 1	 1 ns/op	 0 B/row	 0 allocs/row	 4 cpu-ns/row	 25 ns/row
+BenchmarkReadU64/modern/clickhouse-go-2   	 1	 1 ns/op	 0 B/row	 0 allocs/row	 4 cpu-ns/row	 24 ns/row
+BenchmarkReadU64/modern/clickhouse-go-sql-2	 1	 1 ns/op	 0 B/row	 2 allocs/row	 4 cpu-ns/row	 60 ns/row
+BenchmarkReadU64/modern/raw-2             	 1	 1 ns/op	 0 B/row	 0 allocs/row	 4 cpu-ns/row	 5 ns/row
+PASS
+BenchmarkReadU64/modern/lz4/chnative-blocks-2	 1	 1 ns/op	 0 B/row	 0 allocs/row	 4 cpu-ns/row	 9 ns/row
+BenchmarkReadU64/modern/lz4/ch-go-2       	 1	 1 ns/op	 0 B/row	 0 allocs/row	 4 cpu-ns/row	 18 ns/row
+BenchmarkInsert/modern/chnative-slice-2   	 1	 1 ns/op	 0 B/row	 0 allocs/row	 4 cpu-ns/row	 10 ns/row
+BenchmarkInsert/modern/chnative-sql-2     	 1	 1 ns/op	 0 B/row	 0 allocs/row	 4 cpu-ns/row	 50 ns/row
+BenchmarkInsert/modern/clickhouse-go-columnar-2	 1	 1 ns/op	 0 B/row	 0 allocs/row	 4 cpu-ns/row	 40 ns/row
+BenchmarkInsert/modern/clickhouse-go-sql-2	 1	 1 ns/op	 0 B/row	 0 allocs/row	 4 cpu-ns/row	 100 ns/row
+PASS
+load: 3.50 2.60 2.10
+`
+
+// tableRow returns the row of arm in the table under heading "### group" of md.
+func tableRow(t *testing.T, md, group, arm string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(md, "### "+group+"\n")
+	if !ok {
+		t.Fatalf("no table %s in:\n%s", group, md)
+	}
+	rest, _, _ = strings.Cut(rest, "\n### ")
+	for _, l := range strings.Split(rest, "\n") {
+		if strings.HasPrefix(l, "| "+arm+" |") {
+			return l
+		}
+	}
+	t.Fatalf("table %s has no arm %s:\n%s", group, arm, rest)
+	return ""
+}
+
+// The 26.7 section divides medians: every arm by ch-go's, each chnative arm by its clickhouse-go
+// counterpart's (named in the cell); a missing ch-go gives "—". It is labelled with the separate
+// run's own header lines.
+func TestReportModernSection(t *testing.T) {
+	groups, order, meta := parse(bufio.NewScanner(strings.NewReader(modernOutput)))
+	for k, want := range map[string]string{"revision": "abc1234 (dirty)", "date": "2026-12-02T10:00:00Z", "modernserver": "26.7.2.1",
+		"load": "3.10 2.50 2.00 / 3.50 2.60 2.10", "cpu": "Test CPU 9000", "procs": "2",
+		"command": "BENCH_FILTER='^Benchmark(ReadU64|ReadUSF|Insert)$/^modern$' BENCH_COUNT=3 conformance/bench/run.sh"} {
+		if meta[k] != want {
+			t.Errorf("meta %s = %q, want %q", k, meta[k], want)
+		}
+	}
+	md := modernSection(groups, order, modernSource{file: "results/modern.txt", meta: meta}, meta["modernserver"])
+	want := map[[2]string]string{
+		// median 12 over ch-go's 15 and clickhouse-go's 24; best 10
+		{"ReadU64/modern", "chnative-blocks"}: "| chnative-blocks | 12.0 | 0.80x | 0.50x (clickhouse-go) | 10.0 |",
+		// the row tier against clickhouse-go's database/sql: 30 over 60
+		{"ReadU64/modern", "chnative-rows"}: "| chnative-rows | 30.0 | 2.00x | 0.50x (clickhouse-go-sql) | 30.0 |",
+		{"ReadU64/modern", "ch-go"}:         "| ch-go | 15.0 | 1.00x | — |",
+		{"ReadU64/modern", "raw"}:           "| raw | 5.00 | 0.33x | — |",
+		// no clickhouse-go arm in the group
+		{"ReadU64/modern/lz4", "chnative-blocks"}: "| chnative-blocks | 9.00 | 0.50x | — |",
+		// whole-slice appends against clickhouse-go's columnar batch; no ch-go in the group
+		{"Insert/modern", "chnative-slice"}: "| chnative-slice | 10.0 | — | 0.25x (clickhouse-go-columnar) |",
+		{"Insert/modern", "chnative-sql"}:   "| chnative-sql | 50.0 | — | 0.50x (clickhouse-go-sql) |",
+	}
+	for k, prefix := range want {
+		if row := tableRow(t, md, k[0], k[1]); !strings.HasPrefix(row, prefix) {
+			t.Errorf("%s %s:\n got %q\nwant prefix %q", k[0], k[1], row, prefix)
+		}
+	}
+	for _, s := range []string{"## ClickHouse 26.7\n", "ClickHouse 26.7.2.1", "From a separate run", "`" + meta["command"] + "`", "results/modern.txt",
+		"| Revision | abc1234 (dirty) |", "| Date | 2026-12-02T10:00:00Z |", "| CPU | Test CPU 9000 |", "| Load average (1, 5, 15 min) before / after | 3.10 2.50 2.00 / 3.50 2.60 2.10 |", "make bench"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("section lacks %q:\n%s", s, md)
+		}
+	}
+	// From the run of the whole page, it says so and repeats no header.
+	if md := modernSection(groups, order, modernSource{meta: meta}, ""); !strings.Contains(md, "From this run") || strings.Contains(md, "separate run") {
+		t.Errorf("section of this run:\n%s", md)
+	}
+	// No 26.7 group, no section.
+	if md := modernSection(parsed(t), []string{"ReadU64/fake", "Insert/fake"}, modernSource{}, ""); md != "" {
+		t.Errorf("section without 26.7 groups: %q", md)
+	}
+}
+
+// The 26.7 groups are not in Results (nor in its chart), which keeps the other groups.
+func TestReportResultsLeaveOutModern(t *testing.T) {
+	groups, order, _ := parse(bufio.NewScanner(strings.NewReader(sampleOutput + modernOutput)))
+	md, bars := resultsSection(groups, order)
+	if strings.Contains(md, "modern") {
+		t.Errorf("Results shows 26.7 groups:\n%s", md)
+	}
+	if !strings.Contains(md, "### ReadU64/fake\n") || !strings.Contains(md, "### Insert/fake\n") {
+		t.Errorf("Results lost the fake groups:\n%s", md)
+	}
+	for _, b := range bars {
+		if strings.Contains(b.label, "modern") {
+			t.Errorf("chart bar %q of a 26.7 group", b.label)
+		}
+	}
+	if len(bars) == 0 {
+		t.Error("no chart bars")
+	}
+}
+
+// Each chnative tier is set against the clickhouse-go arm doing the same.
+func TestReportClickhouseGoPeer(t *testing.T) {
+	for arm, want := range map[string]string{
+		"chnative-blocks": "clickhouse-go", "chnative-value": "clickhouse-go", "chnative-rows": "clickhouse-go-sql",
+		"chnative-struct": "clickhouse-go-struct", "chnative-columnar": "clickhouse-go-columnar", "chnative-slice": "clickhouse-go-columnar",
+		"chnative-append": "clickhouse-go-append", "chnative-append-boxing": "clickhouse-go-append-boxing", "chnative-sql": "clickhouse-go-sql",
+		"ch-go": "", "clickhouse-go": "", "raw": "",
+	} {
+		if got := clickhouseGoPeer(arm); got != want {
+			t.Errorf("clickhouseGoPeer(%q) = %q, want %q", arm, got, want)
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// The 26.7 server's groups are named <Workload>/modern[/<codec>] (BenchmarkReadU64/modern/ch-go,
+// BenchmarkReadU64/modern/lz4/ch-go, BenchmarkReadUSF/modern/..., BenchmarkInsert/modern/...).
+// They are the only real-server groups where ch-go runs (it cannot query 18.16), so they get their
+// own section instead of Results' tables: every arm's median ns/row against ch-go's median, and
+// each chnative arm's against its clickhouse-go counterpart's (same tier). Medians, not the
+// fastest samples: the section may come from a short run on a loaded host (-modern-in), where one
+// lucky sample says less than the middle one.
+
+// modernServer is the benchmark name element of the 26.7 server.
+const modernServer = "modern"
+
+// isModern says whether group name g is one of the 26.7 server's.
+func isModern(g string) bool {
+	parts := strings.Split(g, "/")
+	return len(parts) >= 2 && parts[1] == modernServer
+}
+
+// clickhouseGoPeer names the clickhouse-go arm doing what chnative arm does: the native API for
+// the block tiers, database/sql for the row tier and the prepared batch, conn.Select / Append /
+// AppendStruct for the struct and row-wise append tiers, the columnar batch for columnar inserts.
+func clickhouseGoPeer(arm string) string {
+	tier, ok := strings.CutPrefix(arm, "chnative-")
+	if !ok {
+		return ""
+	}
+	switch tier {
+	case "blocks", "value":
+		return "clickhouse-go"
+	case "rows", "sql":
+		return "clickhouse-go-sql"
+	case "slice", "columnar":
+		return "clickhouse-go-columnar"
+	}
+	return "clickhouse-go-" + tier
+}
+
+// modernSource says where the section's results come from: this run (file empty) or another
+// run's output (file, with that run's header lines in meta).
+type modernSource struct {
+	file string
+	meta map[string]string
+}
+
+// modernSection prints the 26.7 groups of order (from groups) as their own section, headed by
+// where they come from.
+func modernSection(groups map[string]*group, order []string, src modernSource, server string) string {
+	var gs []*group
+	for _, gname := range order {
+		if isModern(gname) {
+			gs = append(gs, groups[gname])
+		}
+	}
+	if len(gs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "## ClickHouse 26.7\n\n")
+	fmt.Fprintf(&b, "The real-server workloads where ch-go can run too, on ClickHouse %s (CHNATIVE_MODERN_DSN; scripts/modern.sh starts it: chDB's engine as a TCP server on loopback): "+
+		"10M UInt64 (uncompressed and LZ4), 1M (UInt64, String, Float64), and the 1M-row insert into a Null table. "+
+		"Every ratio here divides **medians** of ns/row: ÷ ch-go by ch-go's median, ÷ clickhouse-go by the median of the clickhouse-go arm of the same tier (named). "+
+		"Below 1 is faster. The server runs on the same two cores as the client, so these times include the server's work.\n\n", orDash(server))
+	if src.file == "" {
+		b.WriteString("From this run (header above).\n\n")
+	} else {
+		m := src.meta
+		fmt.Fprintf(&b, "**From a separate run of these arms alone, not the run of the rest of this page:** `%s` (results in `%s`)\n\n", orDash(m["command"]), src.file)
+		b.WriteString("| | |\n|---|---|\n")
+		for _, kv := range [][2]string{{"Revision", m["revision"]}, {"Date", m["date"]}, {"CPU", m["cpu"]}, {"Go", m["go"]},
+			{"Samples", m["samples"]}, {"Load average (1, 5, 15 min) before / after", m["load"]}} {
+			fmt.Fprintf(&b, "| %s | %s |\n", kv[0], orDash(kv[1]))
+		}
+		b.WriteString("\nTaken on a shared host with other jobs running (see the load average): the figures are noisy. A full `make bench` on a quiet machine measures them with the rest of this page and replaces this section.\n\n")
+	}
+	for _, g := range gs {
+		fmt.Fprintf(&b, "### %s\n\n", g.name)
+		b.WriteString("| arm | ns/row med | ÷ ch-go | ÷ clickhouse-go | ns/row best | cpu ns/row | allocs/row | B/row | n |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+		for _, l := range modernLines(g) {
+			a := l.a
+			peer := "—"
+			if l.peer != "" {
+				peer = fmt.Sprintf("%s (%s)", ratioText(l.vsPeer), l.peer)
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", a.name, num(l.med), ratioText(l.vsChgo), peer,
+				num(stat(a, "ns/row", minOf)), num(stat(a, "cpu-ns/row", median)), num(stat(a, "allocs/row", median)), num(stat(a, "B/row", median)), len(a.samples))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// modernLine is one arm's row of a 26.7 table: its median ns/row, the ratio of that to ch-go's
+// median, and for chnative arms the clickhouse-go counterpart (empty when not run) and the ratio
+// to its median. Ratios are NaN when the other arm did not run.
+type modernLine struct {
+	a              *arm
+	med            float64
+	vsChgo, vsPeer float64
+	peer           string
+}
+
+func modernLines(g *group) []modernLine {
+	ratio := func(n float64, other string) float64 {
+		d := stat(g.byArm[other], "ns/row", median)
+		if math.IsNaN(d) || d <= 0 {
+			return math.NaN()
+		}
+		return n / d
+	}
+	out := make([]modernLine, 0, len(g.arms))
+	for _, a := range g.arms {
+		l := modernLine{a: a, med: stat(a, "ns/row", median), vsPeer: math.NaN()}
+		l.vsChgo = ratio(l.med, "ch-go")
+		if p := clickhouseGoPeer(a.name); p != "" && g.byArm[p] != nil {
+			l.peer, l.vsPeer = p, ratio(l.med, p)
+		}
+		out = append(out, l)
+	}
+	return out
+}
