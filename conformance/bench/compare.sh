@@ -6,8 +6,8 @@
 # -modfile whose replace directive points there. Both test binaries are built first, then run in
 # interleaved rounds (one sample of every benchmark per round, the two revisions alternating which
 # goes first), so that load on this shared host falls on both alike. Env as run.sh (BENCH_FILTER,
-# BENCH_COUNT = rounds, BENCH_TIME, BENCH_QUICK, BENCH_NO_REAL, GO127); the default count here is
-# 8, enough for benchstat's test.
+# BENCH_COUNT = rounds, BENCH_TIME, BENCH_QUICK, BENCH_NO_REAL, BENCH_NO_MODERN, GO127); the
+# default count here is 8, enough for benchstat's test.
 set -euo pipefail
 old="${1:?usage: compare.sh OLD [NEW]}"
 new="${2:-}"
@@ -17,6 +17,7 @@ work="$(mktemp -d /tmp/chnative-bench-compare.XXXXXX)"
 count="${BENCH_COUNT:-8}"
 # shellcheck source=settings.sh
 source "$here/settings.sh"
+trap bench_stop_modern EXIT
 
 if ! command -v benchstat >/dev/null && [[ ! -x "$(go env GOPATH)/bin/benchstat" ]]; then
 	go install golang.org/x/perf/cmd/benchstat@latest

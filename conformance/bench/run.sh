@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
 # Runs the benchmark suite and writes BENCHMARKS.md and benchmarks.svg at the repository root.
-# Self-contained: starts the local ClickHouse test server when CHNATIVE_DSN is unset.
+# Self-contained: starts the local ClickHouse 18.16 test server when CHNATIVE_DSN is unset, and a
+# ClickHouse 26.7 server of its own (scripts/modern.sh) when CHNATIVE_MODERN_DSN is unset (see
+# settings.sh; it is stopped again at the end).
 #
 #   BENCH_QUICK=1      short run (rows / 10, 2 samples, 50ms per sample)
 #   BENCH_COUNT=N      rounds of the suite, i.e. samples per benchmark (default 5)
 #   BENCH_TIME=D       -benchtime per sample (default 200ms)
 #   BENCH_FILTER=RE    -bench regexp (default .)
-#   BENCH_NO_REAL=1    skip the real server
+#   BENCH_NO_REAL=1    skip the real servers (18.16 and 26.7)
+#   BENCH_NO_MODERN=1  skip the 26.7 server
+#   BENCH_MODERN_STATE_DIR=D  state dir of the 26.7 server started here (default /tmp/chnative-modern-bench)
 #   BENCH_MODFILE=F    build with -modfile F (bench-compare uses it)
-#   BENCH_OUT=F        raw go test output (default conformance/bench/results/latest.txt)
+#   BENCH_OUT=F        raw go test output (default conformance/bench/results/latest.txt); it starts
+#                      with header lines (revision, date, command, load, server versions) that the
+#                      report shows
 #   BENCH_NO_REPORT=1  do not write BENCHMARKS.md
+#   BENCH_REPORT_ONLY=1  measure and profile nothing: rewrite BENCHMARKS.md from BENCH_OUT's results
+#                      and the profiles kept in results/profiles/
+#   BENCH_MODERN_IN=F  take BENCHMARKS.md's ClickHouse 26.7 section from F, a separate run of the 26.7
+#                      arms alone (make bench-modern), labelled there with F's own header lines
 #   BENCH_PROFILE=0    do not profile the arms of missed targets (by default each is run again alone
 #                      with -cpuprofile for BENCH_PROFILE_TIME, default 3s, and `go tool pprof -top`
 #                      of it is kept in results/profiles/ and embedded in BENCHMARKS.md)
@@ -21,6 +31,23 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# The command line, as the results' header records it (the settings that shape a run).
+command=""
+for v in BENCH_QUICK BENCH_SCALE BENCH_COUNT BENCH_TIME BENCH_FILTER BENCH_NO_REAL BENCH_NO_MODERN BENCH_MODFILE GO127; do
+	if [[ -n "${!v:-}" ]]; then
+		val="${!v}"
+		if [[ ! "$val" =~ ^[A-Za-z0-9_./:=,-]*$ ]]; then
+			val="'${val//\'/\'\\\'\'}'"
+		fi
+		command+="$v=$val "
+	fi
+done
+command+="conformance/bench/run.sh"
+out="$(realpath -m "${BENCH_OUT:-$here/results/latest.txt}")"
+modern_in=""
+if [[ -n "${BENCH_MODERN_IN:-}" ]]; then
+	modern_in="$(realpath -e "$BENCH_MODERN_IN")"
+fi
 cd "$root/conformance"
 
 count="${BENCH_COUNT:-5}"
@@ -29,11 +56,19 @@ if [[ "${BENCH_QUICK:-}" == "1" ]]; then
 fi
 # shellcheck source=settings.sh
 source "$here/settings.sh"
-out="${BENCH_OUT:-$here/results/latest.txt}"
+bin="$(mktemp -d)"
+trap 'bench_stop_modern; rm -rf "$bin"' EXIT
 mkdir -p "$(dirname "$out")"
-server="—"
-if [[ -n "${CHNATIVE_DSN:-}" && "${BENCH_NO_REAL:-}" != "1" ]]; then
-	server="$(clickhouse-client --port "${CHNATIVE_TCP_PORT:-9000}" -q 'SELECT version()' 2>/dev/null || echo unknown)"
+bench_versions
+measure=1 profile=1
+if [[ "${BENCH_PROFILE_ONLY:-}" == "1" ]]; then
+	measure=0
+fi
+if [[ "${BENCH_REPORT_ONLY:-}" == "1" || "${BENCH_NO_REPORT:-}" == "1" || "${BENCH_PROFILE:-1}" == "0" ]]; then
+	profile=0
+fi
+if [[ "${BENCH_REPORT_ONLY:-}" == "1" ]]; then
+	measure=0
 fi
 
 modflag=()
@@ -46,19 +81,36 @@ fi
 # host then spoils one sample of an arm, not all of them, and the fastest sample (which the report
 # uses) stays the arm's own cost. Both test binaries are built once, before the first round; the
 # profiles below use the same binaries.
-bin="$(mktemp -d)"
-trap 'rm -rf "$bin"' EXIT
 tc127="${GO127_TOOLCHAIN:-go1.27.3}"
-go test "${modflag[@]}" -c -o "$bin/go.test" ./bench/
-if [[ "$go127" == 1 ]]; then
-	GOTOOLCHAIN="$tc127" go test "${modflag[@]}" -c -o "$bin/go127.test" ./bench/
+if [[ "$measure" == 1 || "$profile" == 1 ]]; then
+	go test "${modflag[@]}" -c -o "$bin/go.test" ./bench/
+	if [[ "$go127" == 1 ]]; then
+		GOTOOLCHAIN="$tc127" go test "${modflag[@]}" -c -o "$bin/go127.test" ./bench/
+	fi
 fi
-if [[ "${BENCH_PROFILE_ONLY:-}" != "1" ]]; then
+# revision: the commit measured, and the Go files of the working tree that differ from it.
+revision() {
+	local rev dirty
+	rev="$(git -C "$root" rev-parse --short HEAD)"
+	dirty="$(git -C "$root" status --porcelain --untracked-files=no -- '*.go' 'go.mod' 'go.sum' | awk '{print $NF}' | paste -sd, - | sed 's/,/, /g')"
+	if [[ -n "$dirty" ]]; then
+		rev+=" with uncommitted changes to $dirty"
+	fi
+	echo "$rev"
+}
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+if [[ "$measure" == 1 ]]; then
 	echo "$count rounds of: go test ${modflag[*]} -bench '$filter' -benchtime $btime -count 1 ./bench/ (TestPeakHeap in the first)" >&2
 	if [[ "$go127" == 1 ]]; then
 		echo "  then GOTOOLCHAIN=$tc127 go test -bench '$filter127' -benchtime $btime -count 1 ./bench/ (names prefixed Go127/)" >&2
 	fi
 	{
+		echo "revision: $(revision)"
+		echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "command: $command"
+		echo "realserver: $real_version"
+		echo "modernserver: $modern_version"
+		echo "load: $(load)"
 		echo "goversion: $(go version | awk '{print $3, $4}')"
 		if [[ "$go127" == 1 ]]; then
 			echo "goversion127: $(GOTOOLCHAIN="$tc127" go version | awk '{print $3, $4}')"
@@ -78,13 +130,14 @@ if [[ "${BENCH_PROFILE_ONLY:-}" != "1" ]]; then
 					-test.benchtime "$btime" -test.count 1 -test.timeout 60m 2>&1) | sed -E 's#^Benchmark#BenchmarkGo127/#'
 			fi
 		done
+		echo "load: $(load)"
 	} | tee "$out"
 fi
 
 profargs=()
-if [[ "${BENCH_NO_REPORT:-}" != "1" && "${BENCH_PROFILE:-1}" != "0" ]]; then
+profdir="$here/results/profiles"
+if [[ "$profile" == 1 ]]; then
 	# Profile the arms of this run's missed targets (and the floors bounding them), on this build.
-	profdir="$here/results/profiles"
 	rm -rf "$profdir"
 	mkdir -p "$profdir"
 	go run ./bench/cmd/report -in "$out" -missed >"$profdir/jobs"
@@ -104,12 +157,19 @@ if [[ "${BENCH_NO_REPORT:-}" != "1" && "${BENCH_PROFILE:-1}" != "0" ]]; then
 		done <"$profdir/jobs"
 	fi
 	profargs=(-profiles "$profdir")
+elif [[ "${BENCH_REPORT_ONLY:-}" == "1" && -d "$profdir" ]]; then
+	profargs=(-profiles "$profdir")
 fi
 
 if [[ "${BENCH_NO_REPORT:-}" != "1" ]]; then
 	quick=""
 	[[ "${BENCH_QUICK:-}" == "1" ]] && quick="BENCH_QUICK=1 "
+	modernargs=()
+	if [[ -n "$modern_in" ]]; then
+		modernargs=(-modern-in "$modern_in" -modern-name "${modern_in#"$root"/}")
+	fi
 	go run ./bench/cmd/report -in "$out" -out "$root/BENCHMARKS.md" -svg "$root/benchmarks.svg" \
-		-server "$server" -cmd "${quick}make bench" -findings bench/FINDINGS.md "${profargs[@]}"
+		-server "$real_version" -modern-server "$modern_version" -cmd "${quick}make bench" -findings bench/FINDINGS.md \
+		"${profargs[@]}" "${modernargs[@]}"
 	echo "wrote $root/BENCHMARKS.md and $root/benchmarks.svg" >&2
 fi

@@ -77,7 +77,8 @@ func modernSection(groups map[string]*group, order []string, src modernSource, s
 			{"Samples", m["samples"]}, {"Load average (1, 5, 15 min) before / after", m["load"]}} {
 			fmt.Fprintf(&b, "| %s | %s |\n", kv[0], orDash(kv[1]))
 		}
-		b.WriteString("\nTaken on a shared host with other jobs running (see the load average): the figures are noisy. A full `make bench` on a quiet machine measures them with the rest of this page and replaces this section.\n\n")
+		b.WriteString("\nA stopgap (`make bench-modern` takes it and rewrites this page): few samples, on whatever else the host was running then (the load average above; the machine has the CPU shown, which may not be the one of the rest of this page). " +
+			"A full `make bench` on a quiet machine measures these arms with the rest of this page and replaces this section.\n\n")
 	}
 	for _, g := range gs {
 		fmt.Fprintf(&b, "### %s\n\n", g.name)
