@@ -1,0 +1,45 @@
+package testenv
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestModernEnv(t *testing.T) {
+	for _, fn := range []struct {
+		env string
+		get func(testing.TB) string
+	}{
+		{EnvModernDSN, ModernDSN},
+		{EnvModernAuthDSN, ModernAuthDSN},
+		{EnvModernHTTPURL, ModernHTTPURL},
+	} {
+		for _, tc := range []struct {
+			ci        string
+			wantFatal bool
+		}{{"", false}, {"true", true}, {"1", true}} {
+			t.Run(fn.env+"/CI="+tc.ci, func(t *testing.T) {
+				t.Setenv("CI", tc.ci)
+				t.Setenv(fn.env, "")
+				f := &fakeTB{}
+				if got := fn.get(f); got != "" {
+					t.Errorf("got %q, want empty", got)
+				}
+				if f.fatal != tc.wantFatal || f.skipped == tc.wantFatal {
+					t.Errorf("fatal=%v skipped=%v, want fatal=%v", f.fatal, f.skipped, tc.wantFatal)
+				}
+				if !strings.Contains(f.msg, fn.env+" not set") || !strings.Contains(f.msg, "scripts/modern.sh") {
+					t.Errorf("message %q does not say what is missing and how to fix it", f.msg)
+				}
+			})
+		}
+		t.Run(fn.env+"/set", func(t *testing.T) {
+			t.Setenv("CI", "true")
+			t.Setenv(fn.env, "value of "+fn.env)
+			f := &fakeTB{}
+			if got := fn.get(f); got != "value of "+fn.env || f.fatal || f.skipped {
+				t.Errorf("got %q (fatal=%v skipped=%v)", got, f.fatal, f.skipped)
+			}
+		})
+	}
+}
