@@ -116,47 +116,114 @@ func TestOptionsProgressProfileInfo(t *testing.T) {
 	}
 }
 
+// Server logs (send_logs_level) reach a TCP client of both servers, at levels that differ:
+//
+//   - 18.16 logs executeQuery's "Read N rows, ..." line at information, so WithLogs' default
+//     level (information) brings it for a plain SELECT. It makes no line below its own logger's
+//     level (information in scripts/clickhouse.sh's config), so send_logs_level=trace adds none.
+//   - 26.7 logs the "Read N rows" line at debug (LOG_DEBUG in its executeQuery.cpp), so at
+//     information a plain SELECT brings no line at all; its information-level lines do come at
+//     that level (an INSERT ... SELECT logs "INSERT SELECT deduplication is disabled because
+//     SELECT is not stable" from InterpreterInsertQuery), and send_logs_level=debug or trace
+//     brings the debug and trace lines, whatever the engine's own logger level.
+//
+// How this was found (26.7.2 from scripts/modern.sh, the pinned chDB build): WithLogs on the
+// SELECT below at send_logs_level information, debug and trace, with and without
+// send_logs_source_regexp=.* and log_queries=1, on CREATE, INSERT ... SELECT, OPTIMIZE and DROP,
+// and on a server whose config had <logger><level>information</level> and a log file; only
+// send_logs_level mattered (the same lines came with and without the <logger> section, so
+// scripts/modern.sh configures none).
 func TestOptionsLogs(t *testing.T) {
+	server := testenv.Server(t)
 	db := openDB(t, "compress=lz4")
-	id := newQueryID()
-	var logs []Log
-	ctx := WithLogs(WithQueryID(context.Background(), id), func(l Log) { logs = append(logs, l) })
-	var n uint64
-	if err := db.QueryRowContext(ctx, "SELECT count() FROM (SELECT number FROM system.numbers LIMIT 1000)").Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	if len(logs) == 0 {
-		t.Fatal("no server logs")
-	}
-	found := false
-	for _, l := range logs {
-		if l.QueryID != id || l.Host == "" || l.Time.IsZero() || l.Priority == 0 || l.Source == "" {
-			t.Fatalf("log %+v", l)
+	// collect runs query with WithLogs (and settings) and returns the lines, each checked to carry
+	// the query's id, the host, a time within the hour, a priority and a source.
+	collect := func(query string, settings Settings) []Log {
+		t.Helper()
+		id := newQueryID()
+		var logs []Log
+		ctx := WithLogs(WithQueryID(context.Background(), id), func(l Log) { logs = append(logs, l) })
+		if settings != nil {
+			ctx = WithSettings(ctx, settings)
 		}
-		if strings.Contains(l.Text, "Read 1000 rows") {
-			found = true
-			if l.Level() != slog.LevelInfo {
-				t.Fatalf("level %v", l.Level())
+		if _, err := db.ExecContext(ctx, query); err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+		for _, l := range logs {
+			if l.QueryID != id || l.Host == "" || l.Priority == 0 || l.Source == "" {
+				t.Fatalf("%s: log %+v", query, l)
+			}
+			if d := time.Since(l.Time); d > time.Hour || d < -time.Hour {
+				t.Fatalf("%s: log time %v", query, l.Time)
 			}
 		}
+		return logs
 	}
-	if !found {
-		t.Fatalf("no 'Read 1000 rows' line in %+v", logs)
+	find := func(logs []Log, source, text string) *Log {
+		for i := range logs {
+			if logs[i].Source == source && strings.Contains(logs[i].Text, text) {
+				return &logs[i]
+			}
+		}
+		return nil
 	}
-	if d := time.Since(logs[0].Time); d > time.Hour || d < -time.Hour {
-		t.Fatalf("log time %v", logs[0].Time)
+	const query = "SELECT count() FROM (SELECT number FROM system.numbers LIMIT 1000)"
+	logs := collect(query, nil)
+	switch server {
+	case testenv.Legacy:
+		l := find(logs, "executeQuery", "Read 1000 rows")
+		if l == nil {
+			t.Fatalf("%v: no 'Read 1000 rows' line at information in %+v", server, logs)
+		}
+		if l.Priority != 6 || l.Level() != slog.LevelInfo {
+			t.Fatalf("%v: 'Read 1000 rows' at priority %d (%v), want 6 (information)", server, l.Priority, l.Level())
+		}
+	case testenv.Modern:
+		for _, l := range logs {
+			if l.Priority > 6 {
+				t.Fatalf("%v: a line below information at send_logs_level information: %+v", server, l)
+			}
+		}
+		if l := find(logs, "executeQuery", "Read 1000 rows"); l != nil {
+			t.Fatalf("%v: 'Read 1000 rows' at information (%+v), want it at debug only", server, l)
+		}
+		logs = collect(query, Settings{"send_logs_level": "debug"})
+		l := find(logs, "executeQuery", "Read 1000 rows")
+		if l == nil {
+			t.Fatalf("%v: no 'Read 1000 rows' line at debug in %+v", server, logs)
+		}
+		if l.Priority != 7 || l.Level() != slog.LevelDebug {
+			t.Fatalf("%v: 'Read 1000 rows' at priority %d (%v), want 7 (debug)", server, l.Priority, l.Level())
+		}
+		table := createTable(t, db, "logs_ins", "n UInt64")
+		logs = collect("INSERT INTO "+table+" SELECT number FROM numbers(10)", nil)
+		l = find(logs, "InterpreterInsertQuery", "deduplication is disabled")
+		if l == nil || l.Priority != 6 || l.Level() != slog.LevelInfo {
+			t.Fatalf("%v: no information-level line from InterpreterInsertQuery for INSERT ... SELECT in %+v", server, logs)
+		}
 	}
 
 	// More detail with send_logs_level, into a slog.Logger.
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	ctx = WithSettings(WithServerLogger(context.Background(), logger), Settings{"send_logs_level": "trace"})
+	ctx := WithSettings(WithServerLogger(context.Background(), logger), Settings{"send_logs_level": "trace"})
+	var n uint64
 	if err := db.QueryRowContext(ctx, "SELECT 1").Scan(&n); err != nil {
 		t.Fatal(err)
 	}
-	// (The test server logs at information level, so trace adds no lines here.)
-	if !strings.Contains(buf.String(), "level=INFO") || !strings.Contains(buf.String(), "query_id=") || !strings.Contains(buf.String(), "source=executeQuery") {
-		t.Fatalf("slog output: %s", buf.String())
+	out := buf.String()
+	if !strings.Contains(out, "query_id=") || !strings.Contains(out, "source=executeQuery") || !strings.Contains(out, "host=") {
+		t.Fatalf("%v: slog output: %s", server, out)
+	}
+	switch server {
+	case testenv.Legacy: // information only (see above): trace adds no lines
+		if !strings.Contains(out, "level=INFO") || strings.Contains(out, "level=DEBUG") {
+			t.Fatalf("%v: slog output, want information lines only: %s", server, out)
+		}
+	case testenv.Modern: // debug ("SELECT 1 (stage: Complete)") and trace lines, at slog's debug level
+		if !strings.Contains(out, "level=DEBUG") || !strings.Contains(out, "(stage: Complete)") {
+			t.Fatalf("%v: slog output, want executeQuery's debug lines: %s", server, out)
+		}
 	}
 }
 

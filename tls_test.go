@@ -11,7 +11,7 @@ import (
 	"database/sql"
 	"errors"
 	"math/big"
-	"os"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -20,28 +20,18 @@ import (
 	"github.com/chnative/chnative/internal/testenv"
 )
 
-// TLS against the real server's tcp_port_secure, which scripts/clickhouse.sh opens with a
-// throw-away CA (CHNATIVE_TLS_CA) when openssl is available.
+// TLS against the test server: 18.16's own tcp_port_secure, which scripts/clickhouse.sh opens
+// with a throw-away CA, or, for 26.7, which has no TLS listener, an in-process TLS front on
+// loopback with scripts/modern.sh's certificate (testenv.SecureAddr). Both are on 127.0.0.1 with a
+// certificate for 127.0.0.1 and localhost.
 
-// secureEnv returns the secure port and the CA pool, or skips (fails in CI).
+// secureEnv returns the TLS port and the CA pool, or skips (fails in CI).
 func secureEnv(t *testing.T) (port string, pool *x509.CertPool) {
 	t.Helper()
-	testenv.Require(t)
-	port, caFile := os.Getenv("CHNATIVE_SECURE_PORT"), os.Getenv("CHNATIVE_TLS_CA")
-	if port == "" || caFile == "" {
-		msg := "CHNATIVE_SECURE_PORT/CHNATIVE_TLS_CA not set: the server has no secure port (scripts/clickhouse.sh needs openssl)"
-		if testenv.CI() {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	pem, err := os.ReadFile(caFile)
+	addr, pool := testenv.SecureAddr(t)
+	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		t.Fatal(err)
-	}
-	pool = x509.NewCertPool()
-	if !pool.AppendCertsFromPEM(pem) {
-		t.Fatalf("no certificate in %s", caFile)
+		t.Fatalf("testenv.SecureAddr = %q: %v", addr, err)
 	}
 	return port, pool
 }
