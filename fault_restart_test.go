@@ -15,39 +15,51 @@ import (
 	"github.com/chnative/chnative/internal/testenv"
 )
 
-// privateServer is a ClickHouse server of this test's own, started by scripts/clickhouse.sh in a
-// state dir under t.TempDir() (so restarting it cannot disturb the shared test server that other
-// tests and packages use at the same time).
+// privateServer is a ClickHouse server of this test's own, of the same kind as the one
+// CHNATIVE_DSN names (testenv.Server): 18.16 started by scripts/clickhouse.sh, or 26.7 started by
+// scripts/modern.sh, in a state dir under t.TempDir() (so restarting it cannot disturb the shared
+// test servers that other tests and packages use at the same time).
 type privateServer struct {
-	t     testing.TB
-	state string
-	dsn   string
+	t      testing.TB
+	script string // scripts/clickhouse.sh or scripts/modern.sh
+	env    []string
+	state  string
+	dsn    string
 }
 
 // startPrivateServer starts a private server, stopped when the test ends. It needs what the
 // shared server needs, so it fails in CI and skips elsewhere when there is no test server.
 func startPrivateServer(t testing.TB) *privateServer {
 	t.Helper()
-	testenv.Require(t)
 	s := &privateServer{t: t, state: filepath.Join(t.TempDir(), "ch")}
+	switch testenv.Server(t) {
+	case testenv.Legacy:
+		s.script = "scripts/clickhouse.sh"
+		s.env = []string{"CHNATIVE_STATE_DIR=" + s.state, "CHNATIVE_TLS=0"}
+	case testenv.Modern:
+		s.script = "scripts/modern.sh"
+		s.env = []string{"CHNATIVE_MODERN_STATE_DIR=" + s.state}
+	default:
+		return nil // Server failed or skipped t
+	}
 	s.dsn = strings.TrimSpace(s.run("start"))
 	t.Cleanup(func() { s.run("stop") })
 	if _, err := dsn.Parse(s.dsn); err != nil {
-		t.Fatalf("clickhouse.sh start printed %q: %v", s.dsn, err)
+		t.Fatalf("%s start printed %q: %v", s.script, s.dsn, err)
 	}
 	return s
 }
 
-// run runs scripts/clickhouse.sh cmd for this server and returns its stdout.
+// run runs the server's script with cmd for this server and returns its stdout.
 func (s *privateServer) run(cmd string) string {
 	s.t.Helper()
-	c := exec.Command("bash", "scripts/clickhouse.sh", cmd)
-	c.Env = append(os.Environ(), "CHNATIVE_STATE_DIR="+s.state, "CHNATIVE_TLS=0")
+	c := exec.Command("bash", s.script, cmd)
+	c.Env = append(os.Environ(), s.env...)
 	var stderr strings.Builder
 	c.Stderr = &stderr
 	out, err := c.Output()
 	if err != nil {
-		s.t.Fatalf("scripts/clickhouse.sh %s: %v\n%s", cmd, err, stderr.String())
+		s.t.Fatalf("%s %s: %v\n%s", s.script, cmd, err, stderr.String())
 	}
 	return string(out)
 }
@@ -63,7 +75,8 @@ func (s *privateServer) pid() string {
 }
 
 // TestFaultServerRestart restarts a real ClickHouse server process (SIGTERM, then a new process
-// on the same ports with the same data) while the pool holds idle connections to the old one:
+// on the same ports with the same data; on 26.7 the launcher's supervisor process, which stops
+// the engine cleanly) while the pool holds idle connections to the old one:
 // the next queries succeed (database/sql gets ErrBadConn from ResetSession's probe of the dead
 // sockets before anything is written and dials again), a prepared-batch insert after the restart
 // lands exactly once, and the data from before the restart is still there.
