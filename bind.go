@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"net"
+	"net/netip"
 	"reflect"
 	"sort"
 	"strconv"
@@ -355,11 +357,110 @@ func castLiteral(v any, typ string) (string, error) {
 		}
 		return quoteIdentifier(s), nil
 	}
-	lit, err := formatLiteral(v, 0)
+	n, err := columns.ParseType(typ)
+	if err != nil {
+		n = nil
+	}
+	lit, err := typedLiteral(n, v, 0)
 	if err != nil {
 		return "", err
 	}
 	return "CAST(" + lit + " AS " + typ + ")", nil
+}
+
+// typedLiteral writes v as an SQL literal for type n (nil: formatLiteral, by the Go value).
+// Composites follow the type, so that a Go slice is a tuple for Tuple and the elements of an
+// array literal are all of one type: a time.Time is its calendar day in its own location for Date
+// (as a query parameter and a Date column take it), UUIDs and IPs given as bytes or netip.Addr
+// are their text, an enum's number is its name.
+func typedLiteral(n *columns.TypeNode, v any, depth int) (string, error) {
+	if depth > maxLiteralDepth {
+		return "", fmt.Errorf("nested more than %d levels", maxLiteralDepth)
+	}
+	if n == nil {
+		return formatLiteral(v, depth)
+	}
+	v, err := derefParam(v)
+	if err != nil {
+		return "", err
+	}
+	if v == nil {
+		return "NULL", nil
+	}
+	rv := reflect.ValueOf(v)
+	switch n.Name {
+	case "Nullable", "LowCardinality":
+		return typedLiteral(paramArg(n, 0), v, depth+1)
+	case "SimpleAggregateFunction":
+		return typedLiteral(paramArg(n, len(n.Args)-1), v, depth+1)
+	case "Date", "Date32":
+		if t, ok := v.(time.Time); ok {
+			return quoteLiteral(t.Format("2006-01-02")), nil
+		}
+	case "UUID", "IPv4", "IPv6":
+		s, err := textOf(v, n.Name)
+		if err != nil {
+			return "", err
+		}
+		return quoteLiteral(s), nil
+	case "Enum8", "Enum16":
+		s, err := enumText(n, v)
+		if err != nil {
+			return "", err
+		}
+		return quoteLiteral(s), nil
+	case "Array", "Ring", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "QBit", "Nested":
+		if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
+			break
+		}
+		elem := elemOf(n)
+		parts := make([]string, rv.Len())
+		for i := range parts {
+			if parts[i], err = typedLiteral(elem, rv.Index(i).Interface(), depth+1); err != nil {
+				return "", err
+			}
+		}
+		return "[" + strings.Join(parts, ", ") + "]", nil
+	case "Tuple", "Point":
+		if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array && rv.Kind() != reflect.Struct && rv.Kind() != reflect.Map {
+			break
+		}
+		items, elems, err := tupleItems(n, v)
+		if err != nil {
+			return "", err
+		}
+		parts := make([]string, len(items))
+		for i, it := range items {
+			if parts[i], err = typedLiteral(elems[i].Type, it, depth+1); err != nil {
+				return "", err
+			}
+		}
+		return "tuple(" + strings.Join(parts, ", ") + ")", nil
+	case "Map":
+		if rv.Kind() != reflect.Map {
+			break
+		}
+		kt, vt := paramArg(n, 0), paramArg(n, 1)
+		entries := make([][2]string, 0, rv.Len())
+		for it := rv.MapRange(); it.Next(); {
+			k, err := typedLiteral(kt, it.Key().Interface(), depth+1)
+			if err != nil {
+				return "", err
+			}
+			val, err := typedLiteral(vt, it.Value().Interface(), depth+1)
+			if err != nil {
+				return "", err
+			}
+			entries = append(entries, [2]string{k, val})
+		}
+		sort.Slice(entries, func(i, j int) bool { return entries[i][0] < entries[j][0] })
+		parts := make([]string, len(entries))
+		for i, e := range entries {
+			parts[i] = e[0] + ", " + e[1]
+		}
+		return "map(" + strings.Join(parts, ", ") + ")", nil
+	}
+	return formatLiteral(v, depth)
 }
 
 // quoteIdentifier writes s as a back-quoted identifier.
@@ -368,8 +469,9 @@ func quoteIdentifier(s string) string {
 	return "`" + strings.ReplaceAll(q[1:len(q)-1], "`", "\\`") + "`"
 }
 
-// parameterValue renders a server-side query parameter: the value's text form, which the server
-// reads as an escaped (TabSeparated) field of the parameter's type, sent as a quoted Field dump.
+// parameterValue renders a server-side query parameter: the value's text form (see
+// parameterText), sent as a quoted Field dump (the server unquotes the dump once, then parses the
+// text).
 func parameterValue(v any, typ string) (string, error) {
 	if typ == "Identifier" {
 		s, ok := v.(string)
@@ -378,130 +480,580 @@ func parameterValue(v any, typ string) (string, error) {
 		}
 		return nativeproto.QuoteParameter(s), nil
 	}
-	text, err := parameterText(v, typ, 0)
+	text, err := parameterText(v, typ)
 	if err != nil {
 		return "", err
 	}
 	return nativeproto.QuoteParameter(text), nil
 }
 
-// parameterText writes v in the escaped text format of type typ.
-func parameterText(v any, typ string, depth int) (string, error) {
-	if depth > maxLiteralDepth {
-		return "", fmt.Errorf("nested more than %d levels", maxLiteralDepth)
+// parameterText writes v as the text the server parses for a parameter of type typ. The server
+// reads a parameter with the type's escaped (TabSeparated) text parser: at the top level a
+// string is TabSeparated-escaped and unquoted and NULL is \N; inside Array, Tuple and Map each
+// element is in its quoted form (strings, dates, times, UUIDs, IPs and enum names in single
+// quotes, NULL as NULL, Bool as true/false). So the text follows the type, parsed from typ: the
+// same Go value is written differently for Bool and UInt8, for DateTime and String. A type that
+// does not parse, and Variant, Dynamic and unknown names, get the text of the Go value's own kind.
+//
+// Times are written for DateTime and DateTime64 as Unix seconds zero-padded to ten digits (the
+// text parser reads shorter digit strings as a date: "0" and "1000" are refused or misread), with
+// the fraction for DateTime64: that does not depend on any time zone. The one exception is a
+// DateTime64 less than a second before 1970: the server drops the sign of "-0.5", so it is
+// written as text in the type's zone (UTC when it names none: then it is read in the server's).
+func parameterText(v any, typ string) (string, error) {
+	n, err := columns.ParseType(typ)
+	if err != nil {
+		n = nil
 	}
-	switch x := v.(type) {
-	case nil:
-		return `\N`, nil
-	case string:
-		return escapeText(x), nil
-	case []byte:
-		return escapeText(string(x)), nil
-	case time.Time:
-		return timeText(x, typ), nil
-	case *time.Time:
-		if x == nil {
-			return `\N`, nil
-		}
-		return timeText(*x, typ), nil
-	case columns.Decimal:
-		return x.String(), nil
-	case driver.Valuer:
-		if rv := reflect.ValueOf(x); rv.Kind() == reflect.Pointer && rv.IsNil() {
-			return `\N`, nil
-		}
-		vv, err := x.Value()
-		if err != nil {
-			return "", err
-		}
-		return parameterText(vv, typ, depth+1)
+	var b strings.Builder
+	if err := writeParam(&b, n, v, false, 0); err != nil {
+		return "", err
 	}
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Pointer:
-		if rv.IsNil() {
-			return `\N`, nil
-		}
-		return parameterText(rv.Elem().Interface(), typ, depth+1)
-	case reflect.String:
-		return escapeText(rv.String()), nil
-	}
-	return quotedText(v, depth)
+	return b.String(), nil
 }
 
-// quotedText writes v in the quoted text form of arrays and maps elements (also the text form of
-// numbers, arrays and maps): like formatLiteral, but times as quoted UTC text and maps as
-// {key:value}.
-func quotedText(v any, depth int) (string, error) {
+// writeParam appends v as type n (nil: by its Go kind); quoted is true inside composites.
+func writeParam(b *strings.Builder, n *columns.TypeNode, v any, quoted bool, depth int) error {
 	if depth > maxLiteralDepth {
-		return "", fmt.Errorf("nested more than %d levels", maxLiteralDepth)
+		return fmt.Errorf("nested more than %d levels", maxLiteralDepth)
 	}
+	v, err := derefParam(v)
+	if err != nil {
+		return err
+	}
+	if v == nil {
+		if quoted {
+			b.WriteString("NULL")
+		} else {
+			b.WriteString(`\N`)
+		}
+		return nil
+	}
+	name := ""
+	if n != nil {
+		name = n.Name
+	}
+	switch name {
+	case "Nullable", "LowCardinality":
+		return writeParam(b, paramArg(n, 0), v, quoted, depth+1)
+	case "SimpleAggregateFunction":
+		return writeParam(b, paramArg(n, len(n.Args)-1), v, quoted, depth+1)
+	case "Bool":
+		if t, ok := boolOf(v); ok {
+			b.WriteString(strconv.FormatBool(t))
+			return nil
+		}
+		return writeTextParam(b, v, quoted)
+	case "String", "FixedString", "UUID", "IPv4", "IPv6", "JSON", "Object":
+		s, err := textOf(v, name)
+		if err != nil {
+			return err
+		}
+		writeQuotable(b, s, quoted)
+		return nil
+	case "Enum8", "Enum16":
+		s, err := enumText(n, v)
+		if err != nil {
+			return err
+		}
+		writeQuotable(b, s, quoted)
+		return nil
+	case "Date", "Date32":
+		if t, ok := v.(time.Time); ok {
+			writeQuotable(b, t.Format("2006-01-02"), quoted)
+			return nil
+		}
+		return writeTextParam(b, v, quoted)
+	case "DateTime", "DateTime64":
+		t, ok := v.(time.Time)
+		if !ok {
+			if i, isInt := intOf(v); isInt {
+				t, ok = time.Unix(i, 0), true
+			}
+		}
+		if ok {
+			writeQuotable(b, dateTimeText(t, n), quoted)
+			return nil
+		}
+		return writeTextParam(b, v, quoted)
+	case "Time", "Time64":
+		if d, ok := v.(time.Duration); ok {
+			writeQuotable(b, durationText(d), quoted)
+			return nil
+		}
+		return writeTextParam(b, v, quoted)
+	case "IntervalNanosecond", "IntervalMicrosecond", "IntervalMillisecond", "IntervalSecond",
+		"IntervalMinute", "IntervalHour", "IntervalDay", "IntervalWeek":
+		if d, ok := v.(time.Duration); ok {
+			unit := intervalUnits[name]
+			if d%unit != 0 {
+				return fmt.Errorf("%v is not a whole number of %s units", d, name)
+			}
+			b.WriteString(strconv.FormatInt(int64(d/unit), 10))
+			return nil
+		}
+		return writeNumber(b, v)
+	case "Int8", "Int16", "Int32", "Int64", "Int128", "Int256", "UInt8", "UInt16", "UInt32", "UInt64",
+		"UInt128", "UInt256", "Float32", "Float64", "BFloat16", "Decimal", "Decimal32", "Decimal64",
+		"Decimal128", "Decimal256", "IntervalMonth", "IntervalQuarter", "IntervalYear":
+		return writeNumber(b, v)
+	case "Array", "Ring", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "QBit", "Nested":
+		return writeListParam(b, n, v, depth)
+	case "Tuple", "Point":
+		return writeTupleParam(b, n, v, depth)
+	case "Map":
+		return writeMapParam(b, paramArg(n, 0), paramArg(n, 1), v, depth)
+	}
+	return writeKindParam(b, v, quoted, depth)
+}
+
+// intervalUnits are the lengths of the Interval kinds a time.Duration can count.
+var intervalUnits = map[string]time.Duration{
+	"IntervalNanosecond": time.Nanosecond, "IntervalMicrosecond": time.Microsecond,
+	"IntervalMillisecond": time.Millisecond, "IntervalSecond": time.Second, "IntervalMinute": time.Minute,
+	"IntervalHour": time.Hour, "IntervalDay": 24 * time.Hour, "IntervalWeek": 7 * 24 * time.Hour,
+}
+
+// derefParam follows pointers and driver.Valuer values (nil pointers and nil values are NULL);
+// values this file renders itself are kept.
+func derefParam(v any) (any, error) {
+	for range maxLiteralDepth {
+		switch x := v.(type) {
+		case nil:
+			return nil, nil
+		case time.Time, columns.Decimal, *big.Int, big.Int:
+			return v, nil
+		case driver.Valuer:
+			if rv := reflect.ValueOf(x); rv.Kind() == reflect.Pointer && rv.IsNil() {
+				return nil, nil
+			}
+			vv, err := x.Value()
+			if err != nil {
+				return nil, err
+			}
+			v = vv
+			continue
+		}
+		rv := reflect.ValueOf(v)
+		if rv.Kind() != reflect.Pointer {
+			return v, nil
+		}
+		if rv.IsNil() {
+			return nil, nil
+		}
+		v = rv.Elem().Interface()
+	}
+	return nil, fmt.Errorf("pointers or Valuers nested more than %d levels", maxLiteralDepth)
+}
+
+func paramArg(n *columns.TypeNode, i int) *columns.TypeNode {
+	if i < 0 || i >= len(n.Args) {
+		return nil
+	}
+	return n.Args[i].Type
+}
+
+// writeQuotable appends the text s of a string-like value: escaped at the top level, quoted
+// inside composites.
+func writeQuotable(b *strings.Builder, s string, quoted bool) {
+	if quoted {
+		b.WriteString(quoteLiteral(s))
+	} else {
+		b.WriteString(escapeText(s))
+	}
+}
+
+// writeTextParam appends a value given as text (a string) or as a number for a type whose text
+// is not a number: the string is the value's text.
+func writeTextParam(b *strings.Builder, v any, quoted bool) error {
+	s, err := textOf(v, "")
+	if err != nil {
+		return err
+	}
+	writeQuotable(b, s, quoted)
+	return nil
+}
+
+func boolOf(v any) (bool, bool) {
+	rv := reflect.ValueOf(v)
+	switch {
+	case rv.Kind() == reflect.Bool:
+		return rv.Bool(), true
+	case rv.CanInt() && (rv.Int() == 0 || rv.Int() == 1):
+		return rv.Int() == 1, true
+	case rv.CanUint() && rv.Uint() <= 1:
+		return rv.Uint() == 1, true
+	}
+	return false, false
+}
+
+func intOf(v any) (int64, bool) {
+	rv := reflect.ValueOf(v)
+	switch {
+	case rv.CanInt():
+		return rv.Int(), true
+	case rv.CanUint() && rv.Uint() <= math.MaxInt64:
+		return int64(rv.Uint()), true
+	}
+	return 0, false
+}
+
+// textOf returns the text of a value of a string-like type (typ: "UUID", "IPv6", ...; "" for any).
+func textOf(v any, typ string) (string, error) {
 	switch x := v.(type) {
+	case string:
+		return x, nil
+	case []byte:
+		return string(x), nil
 	case time.Time:
-		return quoteLiteral(x.UTC().Format("2006-01-02 15:04:05.999999999")), nil
-	case []byte, columns.Decimal, *big.Int, driver.Valuer:
-		return formatLiteral(v, depth)
+		return x.UTC().Format("2006-01-02 15:04:05.999999999"), nil
+	case columns.Decimal:
+		return x.String(), nil
+	case *big.Int:
+		return x.String(), nil
+	case big.Int:
+		return x.String(), nil
+	case netip.Addr:
+		if typ == "IPv6" && x.Is4() {
+			x = netip.AddrFrom16(x.As16())
+		}
+		return x.String(), nil
+	case net.IP:
+		return x.String(), nil
+	case fmt.Stringer:
+		return x.String(), nil
 	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
+	case reflect.String:
+		return rv.String(), nil
+	case reflect.Bool:
+		return strconv.FormatBool(rv.Bool()), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(rv.Int(), 10), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if typ == "IPv4" {
+			u := rv.Uint()
+			if u > math.MaxUint32 {
+				return "", fmt.Errorf("%d is not an IPv4 address", u)
+			}
+			return netip.AddrFrom4([4]byte{byte(u >> 24), byte(u >> 16), byte(u >> 8), byte(u)}).String(), nil
+		}
+		return strconv.FormatUint(rv.Uint(), 10), nil
 	case reflect.Float32:
 		return floatText(rv.Float(), 32), nil
 	case reflect.Float64:
 		return floatText(rv.Float(), 64), nil
-	case reflect.Pointer:
-		if rv.IsNil() {
-			return "NULL", nil
+	case reflect.Array, reflect.Slice:
+		if rv.Type().Elem().Kind() != reflect.Uint8 {
+			break
 		}
-		return quotedText(rv.Elem().Interface(), depth+1)
-	case reflect.Slice, reflect.Array:
-		if rv.Type().Elem().Kind() == reflect.Uint8 {
-			return formatLiteral(v, depth)
+		raw := make([]byte, rv.Len())
+		reflect.Copy(reflect.ValueOf(raw), rv)
+		switch {
+		case typ == "UUID" && len(raw) == 16:
+			return fmt.Sprintf("%x-%x-%x-%x-%x", raw[0:4], raw[4:6], raw[6:8], raw[8:10], raw[10:16]), nil
+		case (typ == "IPv4" || typ == "IPv6") && (len(raw) == 4 || len(raw) == 16):
+			a, _ := netip.AddrFromSlice(raw)
+			return textOf(a, typ)
 		}
-		return listOf(rv, depth, quotedText, ",")
-	case reflect.Map:
-		lits, err := mapEntries(rv, depth, quotedText)
-		if err != nil {
-			return "", err
-		}
-		var sb strings.Builder
-		sb.WriteByte('{')
-		for i, kv := range lits {
-			if i > 0 {
-				sb.WriteByte(',')
-			}
-			sb.WriteString(kv[0])
-			sb.WriteByte(':')
-			sb.WriteString(kv[1])
-		}
-		sb.WriteByte('}')
-		return sb.String(), nil
+		return string(raw), nil
 	}
-	return formatLiteral(v, depth)
+	return "", fmt.Errorf("cannot write %T as %s text", v, strings.TrimSpace("a "+typ))
 }
 
-// timeText writes t for a parameter of type typ: a Unix timestamp for DateTime and DateTime64
-// (their text parsers take one, and it does not depend on the server's time zone), the date in
-// t's location for Date and Date32, else UTC text.
-func timeText(t time.Time, typ string) string {
-	base := strings.TrimSpace(typ)
-	for _, w := range []string{"Nullable(", "LowCardinality("} {
-		base = strings.TrimPrefix(base, w)
+// enumText returns the name of an enum value given as its name or its number.
+func enumText(n *columns.TypeNode, v any) (string, error) {
+	i, ok := intOf(v)
+	if !ok {
+		return textOf(v, "")
 	}
-	switch {
-	case strings.HasPrefix(base, "DateTime"):
-		s := strconv.FormatInt(t.Unix(), 10)
-		if ns := t.Nanosecond(); ns != 0 {
-			if t.Unix() < 0 {
-				// The fraction adds to the (negative) seconds: keep both parts as written.
-				return t.UTC().Format("2006-01-02 15:04:05.000000000")
-			}
-			s += "." + fmt.Sprintf("%09d", ns)
+	num := strconv.FormatInt(i, 10)
+	for _, a := range n.Args {
+		if a.Kind == columns.ArgEnum && strings.TrimPrefix(a.Number, "+") == num {
+			return a.String, nil
 		}
-		return s
-	case strings.HasPrefix(base, "Date"):
-		return t.Format("2006-01-02")
 	}
-	return escapeText(t.UTC().Format("2006-01-02 15:04:05.999999999"))
+	return "", fmt.Errorf("%s has no element %d", n.Name, i)
+}
+
+// dateTimeText writes t for DateTime or DateTime64 (see parameterText).
+func dateTimeText(t time.Time, n *columns.TypeNode) string {
+	sec, ns := t.Unix(), t.Nanosecond()
+	if n.Name == "DateTime" || ns == 0 {
+		if sec < 0 {
+			return "-" + fmt.Sprintf("%010d", -sec)
+		}
+		return fmt.Sprintf("%010d", sec)
+	}
+	if sec >= 0 {
+		return fmt.Sprintf("%010d.%09d", sec, ns)
+	}
+	// t = sec + ns/1e9 with sec < 0: its magnitude is (-sec-1) + (1e9-ns)/1e9.
+	if mag := -sec - 1; mag > 0 {
+		return fmt.Sprintf("-%010d.%09d", mag, 1e9-ns)
+	}
+	loc := time.UTC
+	if len(n.Args) > 1 && n.Args[1].Kind == columns.ArgString {
+		if l, err := time.LoadLocation(n.Args[1].String); err == nil {
+			loc = l
+		}
+	}
+	return t.In(loc).Format("2006-01-02 15:04:05.000000000")
+}
+
+// durationText writes d as Time/Time64 text: [-]h:mm:ss[.fffffffff].
+func durationText(d time.Duration) string {
+	sign := ""
+	u := uint64(d)
+	if d < 0 {
+		sign, u = "-", uint64(-d) // -MinInt64 wraps to its magnitude as uint64
+	}
+	sec, frac := u/1e9, u%1e9
+	s := fmt.Sprintf("%s%02d:%02d:%02d", sign, sec/3600, sec/60%60, sec%60)
+	if frac != 0 {
+		s += fmt.Sprintf(".%09d", frac)
+	}
+	return s
+}
+
+// writeNumber appends a number; a string is taken as the number's text and must look like one
+// (so that it cannot add elements or close a composite).
+func writeNumber(b *strings.Builder, v any) error {
+	switch x := v.(type) {
+	case columns.Decimal:
+		b.WriteString(x.String())
+		return nil
+	case *big.Int:
+		b.WriteString(x.String())
+		return nil
+	case big.Int:
+		b.WriteString(x.String())
+		return nil
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Bool:
+		if rv.Bool() {
+			b.WriteByte('1')
+		} else {
+			b.WriteByte('0')
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		b.WriteString(strconv.FormatInt(rv.Int(), 10))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		b.WriteString(strconv.FormatUint(rv.Uint(), 10))
+	case reflect.Float32:
+		b.WriteString(floatText(rv.Float(), 32))
+	case reflect.Float64:
+		b.WriteString(floatText(rv.Float(), 64))
+	case reflect.String, reflect.Slice:
+		s, err := textOf(v, "")
+		if err != nil {
+			return err
+		}
+		if s == "" || strings.ContainsFunc(s, func(r rune) bool {
+			return !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '.' || r == '-' || r == '+' || r == '_')
+		}) {
+			return fmt.Errorf("%q is not a number", s)
+		}
+		b.WriteString(s)
+	default:
+		return fmt.Errorf("cannot write %T as a number", v)
+	}
+	return nil
+}
+
+// elemOf returns the element type of an array-like type.
+func elemOf(n *columns.TypeNode) *columns.TypeNode {
+	switch n.Name {
+	case "Ring", "LineString":
+		return &columns.TypeNode{Name: "Point"}
+	case "MultiLineString":
+		return &columns.TypeNode{Name: "LineString"}
+	case "Polygon":
+		return &columns.TypeNode{Name: "Ring"}
+	case "MultiPolygon":
+		return &columns.TypeNode{Name: "Polygon"}
+	case "Nested":
+		return &columns.TypeNode{Name: "Tuple", Args: n.Args}
+	}
+	return paramArg(n, 0)
+}
+
+// writeListParam appends a slice or array as [e1,e2]; a string is the list's text.
+func writeListParam(b *strings.Builder, n *columns.TypeNode, v any, depth int) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.String {
+		b.WriteString(escapeText(rv.String()))
+		return nil
+	}
+	if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
+		return fmt.Errorf("cannot write %T as %s", v, n.Name)
+	}
+	elem := elemOf(n)
+	b.WriteByte('[')
+	for i := range rv.Len() {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := writeParam(b, elem, rv.Index(i).Interface(), true, depth+1); err != nil {
+			return err
+		}
+	}
+	b.WriteByte(']')
+	return nil
+}
+
+// writeTupleParam appends a tuple as (e1,e2) (see tupleItems); a string is the tuple's text.
+func writeTupleParam(b *strings.Builder, n *columns.TypeNode, v any, depth int) error {
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.String {
+		b.WriteString(escapeText(rv.String()))
+		return nil
+	}
+	items, elems, err := tupleItems(n, v)
+	if err != nil {
+		return err
+	}
+	b.WriteByte('(')
+	for i, it := range items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := writeParam(b, elems[i].Type, it, true, depth+1); err != nil {
+			return err
+		}
+	}
+	b.WriteByte(')')
+	return nil
+}
+
+// tupleItems returns the elements of a tuple value of type n (Tuple or Point) and the element
+// types: a slice or array, a struct (exported fields in order), or for a named tuple a
+// map[string]any (by element name).
+func tupleItems(n *columns.TypeNode, v any) ([]any, []columns.TypeArg, error) {
+	elems := n.Args
+	if n.Name == "Point" {
+		f := columns.TypeArg{Kind: columns.ArgType, Type: &columns.TypeNode{Name: "Float64"}}
+		elems = []columns.TypeArg{f, f}
+	}
+	var items []any
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array:
+		for i := range rv.Len() {
+			items = append(items, rv.Index(i).Interface())
+		}
+	case reflect.Struct:
+		for i := range rv.NumField() {
+			if rv.Type().Field(i).IsExported() {
+				items = append(items, rv.Field(i).Interface())
+			}
+		}
+	case reflect.Map:
+		if rv.Type().Key().Kind() != reflect.String {
+			return nil, nil, fmt.Errorf("cannot write %T as a tuple", v)
+		}
+		for _, e := range elems {
+			if e.Field == "" {
+				return nil, nil, fmt.Errorf("a map (%T) needs a tuple with named elements", v)
+			}
+			x := rv.MapIndex(reflect.ValueOf(e.Field).Convert(rv.Type().Key()))
+			if !x.IsValid() {
+				return nil, nil, fmt.Errorf("map %T has no element %q of the tuple", v, e.Field)
+			}
+			items = append(items, x.Interface())
+		}
+		if rv.Len() != len(elems) {
+			return nil, nil, fmt.Errorf("map %T has %d keys for a tuple of %d elements", v, rv.Len(), len(elems))
+		}
+	default:
+		return nil, nil, fmt.Errorf("cannot write %T as a tuple", v)
+	}
+	if len(items) != len(elems) {
+		return nil, nil, fmt.Errorf("%d values for a tuple of %d elements", len(items), len(elems))
+	}
+	return items, elems, nil
+}
+
+// writeMapParam appends a Go map as {k:v,...}, entries sorted by key text; a string is the map's
+// text.
+func writeMapParam(b *strings.Builder, kt, vt *columns.TypeNode, v any, depth int) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.String {
+		b.WriteString(escapeText(rv.String()))
+		return nil
+	}
+	if rv.Kind() != reflect.Map {
+		return fmt.Errorf("cannot write %T as a map", v)
+	}
+	entries := make([][2]string, 0, rv.Len())
+	for it := rv.MapRange(); it.Next(); {
+		var kb, vb strings.Builder
+		if err := writeParam(&kb, kt, it.Key().Interface(), true, depth+1); err != nil {
+			return err
+		}
+		if err := writeParam(&vb, vt, it.Value().Interface(), true, depth+1); err != nil {
+			return err
+		}
+		entries = append(entries, [2]string{kb.String(), vb.String()})
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i][0] < entries[j][0] })
+	b.WriteByte('{')
+	for i, e := range entries {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(e[0])
+		b.WriteByte(':')
+		b.WriteString(e[1])
+	}
+	b.WriteByte('}')
+	return nil
+}
+
+// writeKindParam appends v by its Go kind, for types without a rule of their own (Variant,
+// Dynamic, a type name that does not parse): strings and times as text (quoted inside
+// composites), numbers, bools as true/false, slices as arrays, maps as maps.
+func writeKindParam(b *strings.Builder, v any, quoted bool, depth int) error {
+	switch x := v.(type) {
+	case string, []byte:
+		return writeTextParam(b, v, quoted)
+	case time.Time:
+		writeQuotable(b, x.UTC().Format("2006-01-02 15:04:05.999999999"), quoted)
+		return nil
+	case columns.Decimal, *big.Int, big.Int:
+		return writeNumber(b, v)
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Bool:
+		b.WriteString(strconv.FormatBool(rv.Bool()))
+		return nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8,
+		reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return writeNumber(b, v)
+	case reflect.String:
+		return writeTextParam(b, v, quoted)
+	case reflect.Slice, reflect.Array:
+		if rv.Type().Elem().Kind() == reflect.Uint8 {
+			return writeTextParam(b, v, quoted)
+		}
+		b.WriteByte('[')
+		for i := range rv.Len() {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writeParam(b, nil, rv.Index(i).Interface(), true, depth+1); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+		return nil
+	case reflect.Map:
+		return writeMapParam(b, nil, nil, v, depth)
+	}
+	return fmt.Errorf("cannot write %T as a query parameter", v)
 }
 
 // escapeText escapes s as a TabSeparated field: backslash, tab, newline and the other control

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // unquoteCH reads the ClickHouse single-quoted string literal at the start of s (the escapes
@@ -139,6 +140,104 @@ func FuzzScanPlaceholders(f *testing.F) {
 		// number must not become "--".
 		if out, _, err := bindQuery(q, args, oldRev); err == nil && strings.Count(out, "--") > strings.Count(q, "--") {
 			t.Fatalf("%q: bound as %q, a new -- comment", q, out)
+		}
+	})
+}
+
+// undumpParameter reverses nativeproto.QuoteParameter: the server's readQuoted of the Field dump.
+func undumpParameter(s string) (string, error) {
+	if len(s) < 2 || s[0] != '\'' || s[len(s)-1] != '\'' {
+		return "", fmt.Errorf("dump %q is not quoted", s)
+	}
+	var b strings.Builder
+	for i := 1; i < len(s)-1; i++ {
+		c := s[i]
+		if c == '\\' {
+			i++
+			if i >= len(s)-1 || s[i] != '\\' && s[i] != '\'' {
+				return "", fmt.Errorf("dump %q: unexpected escape", s)
+			}
+			c = s[i]
+		} else if c == '\'' {
+			return "", fmt.Errorf("dump %q: unescaped quote", s)
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), nil
+}
+
+// unescapeTSV reverses escapeText (the TabSeparated escapes the server reads).
+func unescapeTSV(s string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\t' || c == '\n':
+			return "", fmt.Errorf("raw %q in a TabSeparated field", c)
+		case c != '\\':
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		if i >= len(s) {
+			return "", fmt.Errorf("dangling backslash")
+		}
+		e, ok := map[byte]byte{'\\': '\\', 't': '\t', 'n': '\n', 'r': '\r', '0': 0, 'b': '\b', 'f': '\f', 'v': '\v'}[s[i]]
+		if !ok {
+			return "", fmt.Errorf("unexpected escape \\%c", s[i])
+		}
+		b.WriteByte(e)
+	}
+	return b.String(), nil
+}
+
+// FuzzParameterText: a string parameter reads back as itself through both of the server's
+// unescapings (the Field dump, then TabSeparated at the top level or quoted elements in an
+// array), and no value or type name makes rendering panic.
+func FuzzParameterText(f *testing.F) {
+	for _, s := range nastyStrings {
+		f.Add(s, "Array(Nullable(String))")
+	}
+	f.Add("x", "Map(String, Tuple(a Bool, b DateTime64(3)))")
+	f.Add("", "Enum8('a' = 1)")
+	f.Fuzz(func(t *testing.T, s, typ string) {
+		dump, err := parameterValue(s, "String")
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, err := undumpParameter(dump)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := unescapeTSV(text); err != nil || got != s {
+			t.Fatalf("%q: dump %q reads back as %q, %v", s, dump, got, err)
+		}
+		dump, err = parameterValue([]string{s, s}, "Array(String)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, err = undumpParameter(dump)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rest, ok := strings.CutPrefix(text, "[")
+		for i := range 2 {
+			var got string
+			if got, rest, err = unquoteCH(rest); err != nil || got != s {
+				t.Fatalf("%q: array dump %q element %d reads back as %q, %v", s, dump, i, got, err)
+			}
+			if i == 0 {
+				rest, ok = strings.CutPrefix(rest, ",")
+			}
+		}
+		if !ok || rest != "]" {
+			t.Fatalf("%q: array text %q", s, text)
+		}
+		// Any type with any of these values: an error or a text, never a panic.
+		for _, v := range []any{s, []byte(s), 1, -1.5, true, nil, []any{s, 2, nil, false}, map[string]any{s: s},
+			[]*string{&s, nil}, time.Unix(int64(len(s))-5, 5e8), time.Duration(len(s))} {
+			_, _ = parameterText(v, typ)
+			_, _ = castLiteral(v, typ)
 		}
 	})
 }
