@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -353,5 +354,31 @@ func TestParamsServerIdentifier(t *testing.T) {
 	err := db.QueryRow("SELECT {c:Identifier} FROM (SELECT 'x' AS `we\"ird col`)", sql.Named("c", "we\"ird col")).Scan(&got)
 	if err != nil || got != "x" {
 		t.Errorf("Identifier: %q, %v", got, err)
+	}
+}
+
+// TestParamsServerVariantTab records how 26.7 reads Variant and Dynamic parameters holding a
+// tab: the driver sends the TabSeparated-escaped text (x\ty, as for String), and the server ends
+// the value at the tab it unescapes: Variant refuses it (code 117), Dynamic keeps what precedes
+// the tab. A {p:String} parameter CAST to the type carries such a string whole.
+func TestParamsServerVariantTab(t *testing.T) {
+	dsn := modernParamsDSN(t)
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	db := openParamsServer(t, dsn+sep+"allow_experimental_variant_type=1&allow_experimental_dynamic_type=1")
+	arg := sql.Named("p", "x\ty")
+	var s string
+	err := db.QueryRow("SELECT toString({p:Variant(String, UInt64)})", arg).Scan(&s)
+	var se *Exception
+	if !errors.As(err, &se) || se.Code != 117 {
+		t.Errorf("Variant parameter with a tab: %q, %v; 26.7 refused it with code 117", s, err)
+	}
+	if err := db.QueryRow("SELECT toString({p:Dynamic})", arg).Scan(&s); err != nil || s != "x" {
+		t.Errorf("Dynamic parameter with a tab: %q, %v; 26.7 kept \"x\"", s, err)
+	}
+	if err := db.QueryRow("SELECT toString(CAST({p:String} AS Variant(String, UInt64)))", arg).Scan(&s); err != nil || s != "x\ty" {
+		t.Errorf("CAST of a String parameter: %q, %v", s, err)
 	}
 }
