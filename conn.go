@@ -42,8 +42,14 @@ type conn struct {
 	pw    *nativeproto.PacketWriter
 	hello nativeproto.ServerHello
 	rev   nativeproto.Revision
-	loc   *time.Location
 	comp  *nativeproto.Compressor
+
+	// Time zones of DateTime values whose type names none (see timezoneUpdate): sessLoc is the
+	// session's, from the Hello, SET session_timezone and TimezoneUpdate packets; loc is the
+	// running query's, sessLoc unless the query sets session_timezone itself (queryTZ).
+	sessLoc *time.Location
+	loc     *time.Location
+	queryTZ bool
 
 	bad    bool         // the stream is out of sync or broken: never reuse
 	busy   bool         // a result set or insert is open
@@ -81,7 +87,7 @@ type conn struct {
 }
 
 func newConn(cfg *dsn.Config, nc net.Conn, addr string) *conn {
-	c := &conn{cfg: cfg, nc: nc, addr: addr, loc: time.UTC}
+	c := &conn{cfg: cfg, nc: nc, addr: addr, loc: time.UTC, sessLoc: time.UTC}
 	c.pr = nativeproto.NewPacketReader(nc)
 	c.pw = nativeproto.NewPacketWriter()
 	c.hostname, _ = os.Hostname()
@@ -102,13 +108,25 @@ func (c *conn) clientName() string {
 	return "chnative"
 }
 
-// handshake exchanges Hello packets and sets the negotiated revision.
+// clientRevision is the revision the connection advertises: the DSN's protocol_revision, else
+// nativeproto.ClientRevision.
+func (c *conn) clientRevision() nativeproto.Revision {
+	if c.cfg.ProtocolRevision != 0 {
+		return nativeproto.Revision(c.cfg.ProtocolRevision)
+	}
+	return nativeproto.ClientRevision
+}
+
+// handshake exchanges Hello packets and sets the negotiated revision. Chunked packets are
+// declined (see nativeproto.CheckNotChunked): a server that requires them is refused here,
+// before the addendum.
 func (c *conn) handshake() error {
+	clientRev := c.clientRevision()
 	c.pw.WriteHello(&nativeproto.ClientHello{
 		ClientName: c.clientName(),
 		Major:      clientMajor,
 		Minor:      clientMinor,
-		Revision:   nativeproto.ClientRevision,
+		Revision:   clientRev,
 		Database:   c.cfg.Database,
 		User:       c.cfg.User,
 		Password:   c.cfg.Password,
@@ -122,7 +140,7 @@ func (c *conn) handshake() error {
 	}
 	switch code {
 	case nativeproto.ServerCodeHello:
-		if err := c.pr.ReadHello(&c.hello, nativeproto.ClientRevision); err != nil {
+		if err := c.pr.ReadHello(&c.hello, clientRev); err != nil {
 			return err
 		}
 	case nativeproto.ServerCodeException:
@@ -134,15 +152,15 @@ func (c *conn) handshake() error {
 	default:
 		return &nativeproto.UnexpectedPacketError{Code: code, Want: "Hello"}
 	}
-	c.rev = nativeproto.Negotiate(nativeproto.ClientRevision, c.hello.Revision)
+	c.rev = nativeproto.Negotiate(clientRev, c.hello.Revision)
 	c.pingEndsTables = c.hello.Revision < revEagerExternalTables
 	c.pr.SetRevision(c.rev)
 	c.pw.SetRevision(c.rev)
-	if c.hello.Timezone != "" {
-		if loc, err := time.LoadLocation(c.hello.Timezone); err == nil {
-			c.loc = loc
-		}
+	if err := nativeproto.CheckNotChunked(&c.hello, c.rev); err != nil {
+		return err
 	}
+	c.sessLoc = c.helloLocation()
+	c.loc = c.sessLoc
 	if c.rev.Has(nativeproto.RevAddendum) {
 		c.pw.WriteAddendum(c.cfg.QuotaKey)
 		if err := c.pw.Flush(c.nc); err != nil {
@@ -158,16 +176,36 @@ func (c *conn) handshake() error {
 	return err
 }
 
-// ServerInfo describes the server a connection talks to.
+// ServerInfo describes the server a connection talks to: what its Hello said, for the revision
+// the connection negotiated (fields of newer revisions are zero below them).
 type ServerInfo struct {
 	Name        string
 	Major       uint64
 	Minor       uint64
 	Patch       uint64
 	Revision    uint64 // the server's protocol revision
-	Negotiated  uint64 // the revision both sides use
+	Negotiated  uint64 // the revision both sides use: min(advertised, Revision)
+	Advertised  uint64 // the revision the driver sent (protocol_revision, else its default)
 	Timezone    string
 	DisplayName string
+
+	// Settings are the settings of the session that differ from their defaults, as the server
+	// announced them (revision 54474 and newer, when the user's apply_settings_from_server is on;
+	// nil otherwise). The map is the caller's.
+	Settings map[string]string
+	// PasswordRules are the server's password complexity rules (revision 54461 and newer).
+	PasswordRules []PasswordRule
+	// QueryPlanVersion and ClusterFunctionVersion are the server's query plan serialization
+	// (54477) and cluster function (54479) protocol versions; 0 below those revisions.
+	QueryPlanVersion       uint64
+	ClusterFunctionVersion uint64
+}
+
+// PasswordRule is a password complexity rule: passwords must match Pattern, or the server
+// answers Message.
+type PasswordRule struct {
+	Pattern string
+	Message string
 }
 
 // Version returns "major.minor.patch".
@@ -175,12 +213,27 @@ func (s ServerInfo) Version() string { return fmt.Sprintf("%d.%d.%d", s.Major, s
 
 // ServerInfo returns what the server said about itself in its Hello.
 func (c *conn) ServerInfo() ServerInfo {
-	return ServerInfo{Name: c.hello.Name, Major: c.hello.Major, Minor: c.hello.Minor, Patch: c.hello.Patch,
-		Revision: uint64(c.hello.Revision), Negotiated: uint64(c.rev), Timezone: c.hello.Timezone, DisplayName: c.hello.DisplayName}
+	h := &c.hello
+	si := ServerInfo{Name: h.Name, Major: h.Major, Minor: h.Minor, Patch: h.Patch,
+		Revision: uint64(h.Revision), Negotiated: uint64(c.rev), Advertised: uint64(c.clientRevision()),
+		Timezone: h.Timezone, DisplayName: h.DisplayName,
+		QueryPlanVersion: h.QueryPlanVersion, ClusterFunctionVersion: h.ClusterFunctionVersion}
+	if len(h.Settings) > 0 {
+		si.Settings = make(map[string]string, len(h.Settings))
+		for _, s := range h.Settings {
+			si.Settings[s.Key] = s.Value
+		}
+	}
+	for _, r := range h.PasswordRules {
+		si.PasswordRules = append(si.PasswordRules, PasswordRule{Pattern: r.Pattern, Message: r.Message})
+	}
+	return si
 }
 
-// Location returns the server's time zone.
-func (c *conn) Location() *time.Location { return c.loc }
+// Location returns the session's time zone: the one DateTime values without a time zone in
+// their type are read in. It is the server's (from its Hello) until a SET session_timezone or a
+// TimezoneUpdate from the server changes it (see timezoneUpdate).
+func (c *conn) Location() *time.Location { return c.sessLoc }
 
 // insertBlockSize is the number of rows per block of the insert being opened: WithBlockSize of
 // its context, else the DSN's max_block_size.
@@ -275,7 +328,7 @@ func (c *conn) sendQuery(body string, opts *queryOptions) (string, error) {
 			ClientName:      c.clientName(),
 			Major:           clientMajor,
 			Minor:           clientMinor,
-			ProtocolVersion: nativeproto.ClientRevision,
+			ProtocolVersion: c.clientRevision(),
 			QuotaKey:        c.cfg.QuotaKey,
 			Patch:           clientPatch,
 		},
@@ -299,6 +352,7 @@ func (c *conn) sendQuery(body string, opts *queryOptions) (string, error) {
 		}
 	}
 	c.cur = opts
+	c.startQueryLocation(settings)
 	if c.comp != nil {
 		if c.comp.Method() == nativeproto.MethodZSTD {
 			settings["network_compression_method"] = "zstd"
@@ -431,14 +485,6 @@ func (c *conn) recv(reuse *nativeproto.Block) (event, error) {
 				return event{}, &nativeproto.UnexpectedPacketError{Code: code, Want: "a query result"}
 			}
 			c.pendingPong = false
-		case nativeproto.ServerCodeTimezoneUpdate:
-			tz, err := c.pr.ReadTimezoneUpdate()
-			if err != nil {
-				return event{}, err
-			}
-			if loc, err := time.LoadLocation(tz); err == nil {
-				c.loc = loc
-			}
 		case nativeproto.ServerCodeHello, nativeproto.ServerCodeSSHChallenge,
 			nativeproto.ServerCodeReadTaskRequest:
 			return event{}, &nativeproto.UnexpectedPacketError{Code: code, Want: "a query result"}
@@ -451,8 +497,18 @@ func (c *conn) recv(reuse *nativeproto.Block) (event, error) {
 }
 
 // info reads a packet that is not part of the result: Progress, ProfileInfo, Log and
-// ProfileEvents go to the query's callbacks, when it has them; the rest is skipped.
+// ProfileEvents go to the query's callbacks, when it has them; a TimezoneUpdate changes the
+// time zone of zone-less DateTime values; the rest is skipped. Every packet a query, an insert
+// or a cancelled query may bring besides its blocks and its end comes here, whichever path
+// reads it (recv, awaitPong, drainAfterCancel).
 func (c *conn) info(code nativeproto.ServerCode) error {
+	if code == nativeproto.ServerCodeTimezoneUpdate {
+		tz, err := c.pr.ReadTimezoneUpdate()
+		if err == nil {
+			c.timezoneUpdate(tz)
+		}
+		return err
+	}
 	o := c.cur
 	switch {
 	case o == nil:
@@ -466,7 +522,8 @@ func (c *conn) info(code nativeproto.ServerCode) error {
 		p, err := c.pr.ReadProfileInfo()
 		if err == nil {
 			o.profileInfo(ProfileInfo{Rows: p.Rows, Blocks: p.Blocks, Bytes: p.Bytes, AppliedLimit: p.AppliedLimit,
-				RowsBeforeLimit: p.RowsBeforeLimit, CalculatedRowsBeforeLimit: p.CalculatedRowsBeforeLimit})
+				RowsBeforeLimit: p.RowsBeforeLimit, CalculatedRowsBeforeLimit: p.CalculatedRowsBeforeLimit,
+				AppliedAggregation: p.AppliedAggregation, RowsBeforeAggregation: p.RowsBeforeAggregation})
 		}
 		return err
 	case code == nativeproto.ServerCodeLog && o.logs != nil:
@@ -504,7 +561,7 @@ func (c *conn) awaitPong() error {
 			c.pendingPong = false
 			return nil
 		case nativeproto.ServerCodeProgress, nativeproto.ServerCodeProfileInfo, nativeproto.ServerCodeLog,
-			nativeproto.ServerCodeProfileEvents:
+			nativeproto.ServerCodeProfileEvents, nativeproto.ServerCodeTimezoneUpdate:
 			if err := c.info(code); err != nil {
 				return err
 			}
@@ -823,4 +880,163 @@ func skipSpaceAndComments(q string) string {
 			return q
 		}
 	}
+}
+
+// Time zones.
+//
+// A DateTime column whose type names no time zone holds times the server renders in its session
+// time zone: the server's own (from the Hello) unless the setting session_timezone says
+// otherwise, for the session (SET session_timezone = '...') or for one query (its settings).
+// The server sends a TimezoneUpdate packet (revision 54464 and newer) only where it hands the
+// client data to fill in that zone: ClickHouse 26.7 sends one after the header block of an INSERT
+// ... SELECT ... FROM input(...), with the query's session_timezone ("" when unset), and none
+// after SET session_timezone or for a SELECT. So the connection follows all three sources:
+// the setting of the query it sends, a successful SET session_timezone statement, and
+// TimezoneUpdate packets, which apply to the session unless the query set its own zone.
+
+// helloLocation returns the server's time zone from its Hello; UTC when the Hello names none or
+// one this machine's time zone database does not know.
+func (c *conn) helloLocation() *time.Location {
+	if c.hello.Timezone != "" {
+		if loc, err := time.LoadLocation(c.hello.Timezone); err == nil {
+			return loc
+		}
+	}
+	return time.UTC
+}
+
+// zone returns the location of a session_timezone value: the server's for "" (the setting's
+// default), and ok false for a name this machine's time zone database does not know.
+func (c *conn) zone(tz string) (loc *time.Location, ok bool) {
+	if tz == "" {
+		return c.helloLocation(), true
+	}
+	loc, err := time.LoadLocation(tz)
+	if err != nil {
+		return nil, false
+	}
+	return loc, true
+}
+
+// startQueryLocation sets the time zone of the query about to be sent, whose settings are
+// settings: its own session_timezone when it sets one, else the session's.
+func (c *conn) startQueryLocation(settings map[string]string) {
+	c.queryTZ = false
+	c.loc = c.sessLoc
+	if tz, ok := settings["session_timezone"]; ok {
+		c.queryTZ = true
+		if loc, ok := c.zone(tz); ok {
+			c.loc = loc
+		}
+	}
+}
+
+// timezoneUpdate applies a TimezoneUpdate packet: the running query's zone, and the session's
+// unless the query set session_timezone itself. A zone this machine does not know changes
+// nothing.
+func (c *conn) timezoneUpdate(tz string) {
+	loc, ok := c.zone(tz)
+	if !ok {
+		if c.log != nil {
+			c.log.Debug("chnative: unknown time zone in TimezoneUpdate, keeping the current one", slog.String("tz", tz))
+		}
+		return
+	}
+	c.loc = loc
+	if !c.queryTZ {
+		c.sessLoc = loc
+	}
+}
+
+// setSessionTimezone applies a SET statement that the server executed: when it assigns
+// session_timezone, the session's time zone becomes that zone.
+func (c *conn) setSessionTimezone(stmt string) {
+	tz, ok := sessionTimezoneOfSet(stmt)
+	if !ok {
+		return
+	}
+	if loc, ok := c.zone(tz); ok {
+		c.sessLoc, c.loc = loc, loc
+	}
+}
+
+// sessionTimezoneOfSet returns the value a "SET a = 1, session_timezone = 'Zone'" statement
+// gives session_timezone: the string literal, or "" for DEFAULT. ok is false when the statement
+// is not a SET or does not assign session_timezone a literal this parser reads.
+func sessionTimezoneOfSet(stmt string) (tz string, ok bool) {
+	q := skipSpaceAndComments(stmt)
+	if len(q) < 4 || !strings.EqualFold(q[:3], "SET") || !isSpace(q[3]) {
+		return "", false
+	}
+	q = q[4:]
+	for {
+		q = skipSpaceAndComments(q)
+		name := q
+		if i := strings.IndexFunc(q, func(r rune) bool { return r == '=' || r == ' ' || r == '\t' || r == '\r' || r == '\n' }); i >= 0 {
+			name = q[:i]
+		}
+		q = skipSpaceAndComments(q[len(name):])
+		if !strings.HasPrefix(q, "=") {
+			return "", false
+		}
+		q = skipSpaceAndComments(q[1:])
+		var val string
+		isLiteral := false
+		switch {
+		case strings.HasPrefix(q, "'"):
+			v, n, ok := unquoteSQLString(q)
+			if !ok {
+				return "", false
+			}
+			val, isLiteral, q = v, true, q[n:]
+		default:
+			end := strings.IndexAny(q, ", \t\r\n;")
+			if end < 0 {
+				end = len(q)
+			}
+			val, q = q[:end], q[end:]
+			if strings.EqualFold(val, "DEFAULT") {
+				val, isLiteral = "", true
+			}
+		}
+		if name == "session_timezone" {
+			if !isLiteral {
+				return "", false
+			}
+			tz, ok = val, true
+		}
+		q = skipSpaceAndComments(q)
+		if !strings.HasPrefix(q, ",") {
+			return tz, ok
+		}
+		q = q[1:]
+	}
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
+
+// unquoteSQLString reads the single-quoted literal at the start of s (doubled quotes and
+// backslash escapes) and returns its value and its length in s.
+func unquoteSQLString(s string) (string, int, bool) {
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		switch ch := s[i]; ch {
+		case '\\':
+			if i+1 >= len(s) {
+				return "", 0, false
+			}
+			i++
+			b.WriteByte(s[i])
+		case '\'':
+			if i+1 < len(s) && s[i+1] == '\'' {
+				b.WriteByte('\'')
+				i++
+				continue
+			}
+			return b.String(), i + 1, true
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return "", 0, false
 }

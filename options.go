@@ -73,7 +73,7 @@ type Progress struct {
 	ReadRows     uint64        // rows read
 	ReadBytes    uint64        // uncompressed bytes read
 	TotalRows    uint64        // estimate of the rows to read (total_rows_to_read)
-	TotalBytes   uint64        // estimate of the bytes to read (newer servers)
+	TotalBytes   uint64        // estimate of the bytes to read (total_bytes_to_read, revision 54463 and newer)
 	WrittenRows  uint64        // rows written (INSERT ... SELECT; newer servers)
 	WrittenBytes uint64        // bytes written (newer servers)
 	Elapsed      time.Duration // server time (newer servers)
@@ -92,7 +92,11 @@ type ProfileInfo struct {
 	Bytes                     uint64
 	AppliedLimit              bool
 	RowsBeforeLimit           uint64 // rows before LIMIT, valid when CalculatedRowsBeforeLimit
-	CalculatedRowsBeforeLimit bool
+	CalculatedRowsBeforeLimit bool   // newer servers always send true
+	// AppliedAggregation and RowsBeforeAggregation (revision 54469 and newer): whether the query
+	// aggregated, and how many rows went into the aggregation.
+	AppliedAggregation    bool
+	RowsBeforeAggregation uint64
 }
 
 // WithProfileInfo returns a context whose queries call fn with the server's ProfileInfo packet.

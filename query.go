@@ -126,6 +126,7 @@ func (c *conn) exec(ctx context.Context, query, body string, opts *queryOptions,
 		switch ev.code {
 		case nativeproto.ServerCodeEndOfStream:
 			stop()
+			c.setSessionTimezone(body)
 			return driver.RowsAffected(written), nil
 		case nativeproto.ServerCodeData:
 			scratch = ev.block

@@ -20,6 +20,15 @@ const (
 	DefaultMaxBlockSize = 1_000_000
 )
 
+// Bounds of [Config.ProtocolRevision]: the oldest revision the driver is tested against
+// (ClickHouse 18.16) and the highest one whose every field it implements. They equal
+// nativeproto.OldestRevision and nativeproto.LatestRevision (a test of the driver checks it;
+// package dsn does not import the protocol package).
+const (
+	MinProtocolRevision = 54412
+	MaxProtocolRevision = 54488
+)
+
 // Redacted replaces a non-empty password in [Config.String].
 const Redacted = "xxxxx"
 
@@ -53,6 +62,13 @@ type Config struct {
 	ClientName string // reported to the server as the client name; "" = driver default
 	QuotaKey   string // quota key sent with the client info; "" = none
 	Debug      bool
+
+	// ProtocolRevision caps the native protocol revision the driver advertises (key
+	// protocol_revision), for a server or proxy that mishandles newer ones; the connection
+	// uses the lower of it and the server's. 0 means the driver's default revision. Other
+	// values must lie within [MinProtocolRevision, MaxProtocolRevision]; a value above the
+	// default advertises it (for testing newer protocol fields).
+	ProtocolRevision uint64
 
 	// Settings holds every query key that is not a driver option; they are
 	// sent to the server as ClickHouse settings for every query. Parse leaves
@@ -130,6 +146,9 @@ func (c *Config) Validate() error {
 	}
 	if c.MaxBlockSize <= 0 {
 		return &Error{Key: KeyMaxBlockSize, Value: strconv.Itoa(c.MaxBlockSize), Err: errNotPositive}
+	}
+	if err := checkRevision(c.ProtocolRevision); err != nil {
+		return &Error{Key: KeyProtocolRevision, Value: strconv.FormatUint(c.ProtocolRevision, 10), Err: err}
 	}
 	for _, k := range slices.Sorted(maps.Keys(c.Settings)) {
 		if isReservedKey(k) {

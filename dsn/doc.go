@@ -42,6 +42,9 @@
 //	client_name               string    any                                  "" (driver default)
 //	quota_key                 string    any                                  ""
 //	debug                     bool      as secure                            false
+//	protocol_revision         int       highest native protocol revision     0 (driver default)
+//	                                    to advertise, 54412..54488; 0 =
+//	                                    the driver's default
 //	username                  string    same as the URL user name            default
 //	password                  string    same as the URL password             ""
 //	database                  string    same as the URL path                 "" (server default)

@@ -69,6 +69,9 @@ var (
 	errBool            = errors.New("want true or false (also 1, 0, t, f)")
 	errInt             = errors.New("want an integer")
 	errNotPositive     = errors.New("must be greater than zero")
+	errRevisionRange   = errors.New("must be 0 (the driver's default) or a revision from " +
+		strconv.Itoa(MinProtocolRevision) + " (ClickHouse 18.16, the oldest supported) to " +
+		strconv.Itoa(MaxProtocolRevision) + " (the highest the driver implements)")
 )
 
 // errRedacted wraps an error whose details were hidden; see redact.

@@ -81,6 +81,9 @@ func (c *Config) FormatDSN() string {
 	if c.Debug {
 		add(KeyDebug, "true")
 	}
+	if c.ProtocolRevision != 0 {
+		add(KeyProtocolRevision, strconv.FormatUint(c.ProtocolRevision, 10))
+	}
 	for k, v := range c.Settings {
 		add(k, v)
 	}

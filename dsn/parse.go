@@ -24,6 +24,7 @@ const (
 	KeyClientName       = "client_name"
 	KeyQuotaKey         = "quota_key"
 	KeyDebug            = "debug"
+	KeyProtocolRevision = "protocol_revision"
 
 	// Accepted in the query for clickhouse-go's tcp:// form; FormatDSN puts
 	// them in the URL instead.
@@ -37,7 +38,7 @@ func isReservedKey(k string) bool {
 	switch k {
 	case KeyDialTimeout, KeyReadTimeout, KeyCompress, KeyCompressLevel,
 		KeySecure, KeySkipVerify, KeyConnOpenStrategy, KeyMaxBlockSize,
-		KeyClientName, KeyQuotaKey, KeyDebug,
+		KeyClientName, KeyQuotaKey, KeyDebug, KeyProtocolRevision,
 		KeyDatabase, KeyUsername, KeyPassword:
 		return true
 	}
@@ -293,6 +294,8 @@ func applyKey(c *Config, q *queryUserInfo, key, val string) error {
 		if err == nil && c.MaxBlockSize <= 0 {
 			err = errNotPositive
 		}
+	case KeyProtocolRevision:
+		c.ProtocolRevision, err = parseRevision(val)
 	case KeyClientName:
 		c.ClientName = val
 	case KeyQuotaKey:
@@ -465,6 +468,23 @@ func parseBool(s string) (bool, error) {
 		return false, errBool
 	}
 	return b, nil
+}
+
+// parseRevision parses a protocol_revision value: a decimal revision within
+// [MinProtocolRevision, MaxProtocolRevision], or 0 for the driver's default.
+func parseRevision(s string) (uint64, error) {
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, errInt
+	}
+	return n, checkRevision(n)
+}
+
+func checkRevision(n uint64) error {
+	if n != 0 && (n < MinProtocolRevision || n > MaxProtocolRevision) {
+		return errRevisionRange
+	}
+	return nil
 }
 
 func parseInt(s string) (int, error) {

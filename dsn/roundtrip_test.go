@@ -53,6 +53,8 @@ func TestRoundTripBuilt(t *testing.T) {
 		}),
 		cfg(func(c *Config) { c.Password = "only-password" }),
 		cfg(func(c *Config) { c.Settings = map[string]string{"max_threads": "1"} }),
+		cfg(func(c *Config) { c.ProtocolRevision = MinProtocolRevision }),
+		cfg(func(c *Config) { c.ProtocolRevision = MaxProtocolRevision }),
 	}
 	for _, c := range configs {
 		if err := c.Validate(); err != nil {

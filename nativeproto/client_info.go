@@ -55,13 +55,33 @@ type ClientInfo struct {
 	CountParticipatingReplicas uint64
 	NumberOfCurrentReplica     uint64
 
-	// RevQueryAndLineNumbers
+	// RevQueryAndLineNumbers: the query's number in a multi-query script and its line
+	// (clickhouse-client fills them; 0 otherwise).
 	ScriptQueryNumber uint64
 	ScriptLineNumber  uint64
+
+	// JWT is sent at RevJWTInInterserver as UInt8 has_jwt and, when not empty, the token.
+	JWT string
+
+	// ClientAgent names the agent running the client (RevClientAgentInClientInfo);
+	// clickhouse-client fills it from the environment, "" says none.
+	ClientAgent string
+
+	// The fields below follow the ClientInfo in the Query packet (see the Rev constants); they
+	// are encoded and decoded here because nothing comes between.
+
+	// IsInternal is the one-byte internal-query flag (RevInternalQueryFlag).
+	IsInternal bool
+	// CurrentRoles are the initiator's current roles (RevInterserverCurrentRoles): nil sends
+	// the flag 0; a non-nil slice, even empty, sends 1, the count and the names.
+	CurrentRoles []string
 }
 
-// Limit of ClientInfo strings when decoding.
-const maxClientInfoStr = 1 << 20
+// Limits when decoding a ClientInfo.
+const (
+	maxClientInfoStr = 1 << 20
+	maxCurrentRoles  = 1 << 16
+)
 
 // Encode appends the ClientInfo for negotiated revision rev.
 func (c *ClientInfo) Encode(w *columns.Writer, rev Revision) error {
@@ -130,7 +150,29 @@ func (c *ClientInfo) Encode(w *columns.Writer, rev Revision) error {
 		w.UVarInt(c.ScriptLineNumber)
 	}
 	if rev.Has(RevJWTInInterserver) {
-		w.Byte(0) // has_jwt
+		if c.JWT != "" {
+			w.Byte(1)
+			w.String(c.JWT)
+		} else {
+			w.Byte(0)
+		}
+	}
+	if rev.Has(RevClientAgentInClientInfo) {
+		w.String(c.ClientAgent)
+	}
+	if rev.Has(RevInternalQueryFlag) {
+		w.Bool(c.IsInternal)
+	}
+	if rev.Has(RevInterserverCurrentRoles) {
+		if c.CurrentRoles == nil {
+			w.Byte(0)
+		} else {
+			w.Byte(1)
+			w.UVarInt(uint64(len(c.CurrentRoles)))
+			for _, r := range c.CurrentRoles {
+				w.String(r)
+			}
+		}
 	}
 	return nil
 }
@@ -254,12 +296,47 @@ func (c *ClientInfo) Decode(r *columns.Reader, rev Revision) (err error) {
 		}
 	}
 	if rev.Has(RevJWTInInterserver) {
-		has, err := r.Bool()
+		has, err := r.Byte() // the server takes any value but 0 as set
 		if err != nil {
 			return err
 		}
-		if has {
-			return protoErr("client info: JWT is not supported")
+		if has != 0 {
+			if c.JWT, err = r.String("jwt", maxClientInfoStr); err != nil {
+				return err
+			}
+		}
+	}
+	if rev.Has(RevClientAgentInClientInfo) {
+		if c.ClientAgent, err = r.String("client agent", maxClientInfoStr); err != nil {
+			return err
+		}
+	}
+	if rev.Has(RevInternalQueryFlag) {
+		// The server reads the flag as a byte and takes any value but 0 as set.
+		b, err := r.Byte()
+		if err != nil {
+			return err
+		}
+		c.IsInternal = b != 0
+	}
+	if rev.Has(RevInterserverCurrentRoles) {
+		has, err := r.Byte()
+		if err != nil {
+			return err
+		}
+		if has != 0 {
+			n, err := r.Count("current roles", maxCurrentRoles)
+			if err != nil {
+				return err
+			}
+			c.CurrentRoles = []string{} // grown by the names received, not by n
+			for range n {
+				role, err := r.String("current role", maxClientInfoStr)
+				if err != nil {
+					return err
+				}
+				c.CurrentRoles = append(c.CurrentRoles, role)
+			}
 		}
 	}
 	return nil

@@ -58,15 +58,61 @@ const (
 	RevJWTInInterserver             Revision = 54476 // has_jwt in ClientInfo
 	RevQueryPlanSerialization       Revision = 54477 // query plan version in server Hello
 	RevParallelBlockMarshalling     Revision = 54478 // interserver
-	RevVersionedClusterFunction     Revision = 54479 // cluster function version in server Hello (unverified)
-	RevOutOfOrderBuckets            Revision = 54480 // BlockInfo field 3
-	RevCompressedLogsProfileEvents  Revision = 54481 // Log/ProfileEvents blocks compressed
+	// RevVersionedClusterFunction: the server Hello ends with a VarUInt cluster-function
+	// protocol version (DBMS_CLUSTER_PROCESSING_PROTOCOL_VERSION). Verified against 26.7
+	// (revision 54488), which sends 8 there when the client revision is at least 54479 and
+	// nothing below (the TCPHandler.cpp read for this package stops at 54477).
+	RevVersionedClusterFunction    Revision = 54479
+	RevOutOfOrderBuckets           Revision = 54480 // BlockInfo field 3
+	RevCompressedLogsProfileEvents Revision = 54481 // Log/ProfileEvents blocks compressed
+	RevReplicatedSerialization     Revision = 54482 // "replicated" column serialization kind
+	RevNullableSparseSerialization Revision = 54483 // sparse Nullable columns
+	// RevProgressInAsyncInsert: the server sends Progress packets while an asynchronous insert
+	// runs. No new field: Progress keeps its layout.
+	RevProgressInAsyncInsert Revision = 54484
+	// RevClientAgentInClientInfo: String client_agent at the end of ClientInfo
+	// (ClientInfo::write/read, verified in ClientInfo.cpp).
+	RevClientAgentInClientInfo Revision = 54485
+	// RevInternalQueryFlag: one byte, the is_internal flag, right after client_agent (after
+	// the ClientInfo in the Query packet). The ClientInfo.cpp read for this package ends with
+	// client_agent, and the TCPHandler.cpp seen is older, so the position was verified against
+	// the 26.7 server: at 54486 and 54487 it accepts a Query only with exactly one byte (0, 1 or
+	// 2 all accepted) between client_agent and the settings, and waits for more input without
+	// it. (A third-party Rust client writes the same byte there.)
+	RevInternalQueryFlag Revision = 54486
+	// RevInterserverSecretTablesStatus: an interserver connection sends a cluster-secret hash
+	// right after TablesStatusRequest (ProtocolDefines.h). Verified against 26.7 that a normal
+	// (non-interserver) client sends nothing more at 54487 and 54488: an extra empty string there
+	// is read as the next packet.
+	RevInterserverSecretTablesStatus Revision = 54487
+	// RevInterserverCurrentRoles: after the internal-query flag, UInt8 has_current_roles and, when
+	// it is not 0, the roles as VarUInt count + that many Strings. Verified against 26.7: with the
+	// flag 0 nothing follows; with 1 the server reads a count (1, then a one-byte string, was
+	// accepted) before the settings.
+	RevInterserverCurrentRoles Revision = 54488
 )
 
-// ClientRevision is the revision this package advertises in the client Hello: every field and
-// encoding gated at or below it is implemented. Above it, 54465 would let the server send sparse
-// columns, which package columns does not decode.
+// ClientRevision is the revision the driver advertises in the client Hello by default (the one
+// place to change it): every field and encoding gated at or below it is implemented. Above it,
+// 54465 would let the server send sparse columns, which package columns does not decode yet;
+// once it does, ClientRevision becomes LatestRevision. A connection may advertise less, down to
+// OldestRevision (the protocol_revision DSN key), or more, up to LatestRevision, for testing.
 const ClientRevision = RevServerQueryTimeInProgress // 54460
+
+// LatestRevision is the highest revision whose every packet field this package encodes and
+// decodes (gates up to 54488, ClickHouse 26.7). Advertising it also lets the server send sparse
+// (54465), replicated (54482) and sparse Nullable (54483) column serializations and Dynamic/JSON
+// V2 (54473): the block decoder must handle those before ClientRevision is raised to it.
+const LatestRevision = RevInterserverCurrentRoles // 54488
+
+// OldestRevision is the lowest revision a connection may advertise: that of ClickHouse 18.16,
+// the oldest server the driver is tested against. Fields and packets of older revisions are
+// still gated, but nothing below it is tested.
+const OldestRevision Revision = 54412
+
+// ClusterFunctionProtocolVersion is DBMS_CLUSTER_PROCESSING_PROTOCOL_VERSION of the servers the
+// package was checked against (26.7 sends 8 in its Hello); fake servers in tests announce it.
+const ClusterFunctionProtocolVersion = 8
 
 // ParallelReplicasProtocolVersion is sent in the addendum at RevVersionedParallelReplicas and
 // above (DBMS_PARALLEL_REPLICAS_PROTOCOL_VERSION).

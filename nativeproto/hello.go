@@ -7,9 +7,12 @@ import (
 // MaxHelloStringSize caps every string of a server Hello (DBMS_MAX_HELLO_STRING_SIZE).
 const MaxHelloStringSize = 4096
 
-// Limits for Hello lists.
+// Limits for Hello lists: the password rules are capped as the server caps them
+// (DBMS_MAX_PASSWORD_COMPLEXITY_RULES); server settings are capped like query settings, each
+// value at 1 MiB (the Hello string cap, DBMS_MAX_HELLO_STRING_SIZE, covers names, time zone and
+// rules, not setting values).
 const (
-	maxPasswordRules  = 4096
+	MaxPasswordRules  = 256
 	maxClientHelloStr = 1 << 20
 )
 
@@ -77,17 +80,20 @@ type ServerHello struct {
 	Minor    uint64
 	Revision Revision // the server's DBMS_TCP_PROTOCOL_VERSION
 
-	ParallelReplicasVersion uint64 // RevVersionedParallelReplicas
-	Timezone                string // RevServerTimezone
-	DisplayName             string // RevServerDisplayName
-	Patch                   uint64 // RevVersionPatch; older servers: set to Revision by Decode
-	ChunkedSend             string // RevChunkedPackets: server send caps, e.g. "notchunked"
-	ChunkedRecv             string // RevChunkedPackets: server receive caps
-	PasswordRules           []PasswordRule
-	Nonce                   uint64    // RevInterserverSecretV2
-	Settings                []Setting // RevServerSettings
-	QueryPlanVersion        uint64    // RevQueryPlanSerialization
-	ClusterFunctionVersion  uint64    // RevVersionedClusterFunction (unverified layout)
+	ParallelReplicasVersion uint64         // RevVersionedParallelReplicas
+	Timezone                string         // RevServerTimezone
+	DisplayName             string         // RevServerDisplayName
+	Patch                   uint64         // RevVersionPatch; older servers: set to Revision by Decode
+	ChunkedSend             string         // RevChunkedPackets: server send caps, e.g. "notchunked" (see CheckNotChunked)
+	ChunkedRecv             string         // RevChunkedPackets: server receive caps
+	PasswordRules           []PasswordRule // RevPasswordComplexityRules, at most MaxPasswordRules
+	Nonce                   uint64         // RevInterserverSecretV2: UInt64 LE, for interserver hashes
+	// Settings are the settings of the user's session that differ from the defaults
+	// (RevServerSettings), sent when the user's apply_settings_from_server is on (the
+	// default); an empty list otherwise, and always between servers.
+	Settings               []Setting
+	QueryPlanVersion       uint64 // RevQueryPlanSerialization: DBMS_QUERY_PLAN_SERIALIZATION_VERSION
+	ClusterFunctionVersion uint64 // RevVersionedClusterFunction
 }
 
 // helloRev is the revision that gates the fields of a server Hello: the server writes what the
@@ -150,7 +156,7 @@ func (h *ServerHello) Decode(r *columns.Reader, clientRev Revision) (err error) 
 		}
 	}
 	if rev.Has(RevPasswordComplexityRules) {
-		n, err := r.Count("server hello password rules", maxPasswordRules)
+		n, err := r.Count("server hello password rules", MaxPasswordRules)
 		if err != nil {
 			return err
 		}
@@ -171,7 +177,7 @@ func (h *ServerHello) Decode(r *columns.Reader, clientRev Revision) (err error) 
 		}
 	}
 	if rev.Has(RevServerSettings) {
-		if h.Settings, err = decodeSettings(r, RevSettingsAsStrings, h.Settings, MaxHelloStringSize); err != nil {
+		if h.Settings, err = decodeSettings(r, RevSettingsAsStrings, h.Settings, maxSettingValueSize); err != nil {
 			return err
 		}
 	}

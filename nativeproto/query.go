@@ -20,6 +20,9 @@ type Query struct {
 	ID         string // "" lets the server generate one
 	ClientInfo ClientInfo
 	Settings   []Setting
+	// ExtraRoles is sent at RevInterserverExternalRoles: between servers the externally granted
+	// roles of the initial user, serialized as a vector of strings; "" for a client.
+	ExtraRoles string
 	// Stage to process the query up to. The zero value sends StageComplete (a client never asks
 	// for StageFetchColumns).
 	Stage Stage
@@ -54,7 +57,7 @@ func (q *Query) Encode(w *columns.Writer, rev Revision) error {
 		return err
 	}
 	if rev.Has(RevInterserverExternalRoles) {
-		w.String("")
+		w.String(q.ExtraRoles)
 	}
 	if rev.Has(RevInterserverSecret) {
 		w.String("")
@@ -97,7 +100,7 @@ func (q *Query) Decode(r *columns.Reader, rev Revision) (err error) {
 		return err
 	}
 	if rev.Has(RevInterserverExternalRoles) {
-		if _, err = r.String("external roles", maxClientInfoStr); err != nil {
+		if q.ExtraRoles, err = r.String("external roles", maxClientInfoStr); err != nil {
 			return err
 		}
 	}

@@ -19,8 +19,9 @@ type TablesStatusRequest struct {
 	Tables []QualifiedTable
 }
 
-// Encode appends the packet, code included. At RevInterserverSecretTablesStatus (54487) and above
-// an interserver hash would follow; this package never negotiates that revision.
+// Encode appends the packet, code included. At RevInterserverSecretTablesStatus an interserver
+// connection sends a cluster-secret hash after it; a client connection sends nothing more (the
+// 26.7 server reads the next packet there), which is what this package does.
 func (q *TablesStatusRequest) Encode(w *columns.Writer) {
 	w.UVarInt(uint64(ClientCodeTablesStatusRequest))
 	w.UVarInt(uint64(len(q.Tables)))
@@ -36,7 +37,7 @@ type TableStatus struct {
 	Table         string
 	IsReplicated  bool
 	AbsoluteDelay uint64 // only for replicated tables
-	IsReadonly    bool   // only for replicated tables, RevTableReadOnlyCheck
+	IsReadonly    bool   // only for replicated tables, RevTableReadOnlyCheck (a VarUInt on the wire)
 }
 
 // TablesStatusResponse answers TablesStatusRequest (server code 9).
@@ -91,7 +92,11 @@ func (s *TablesStatusResponse) Encode(w *columns.Writer, rev Revision) {
 		if t.IsReplicated {
 			w.UVarInt(t.AbsoluteDelay)
 			if rev.Has(RevTableReadOnlyCheck) {
-				w.Bool(t.IsReadonly)
+				var ro uint64
+				if t.IsReadonly {
+					ro = 1
+				}
+				w.UVarInt(ro)
 			}
 		}
 	}
