@@ -10,7 +10,6 @@ import (
 	"math/big"
 	"net"
 	"net/netip"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -18,21 +17,6 @@ import (
 	"github.com/chnative/chnative/columns"
 	"github.com/chnative/chnative/internal/testenv"
 )
-
-// modernParamsDSN is the 26.7 server (scripts/modern.sh env). It fails the test in CI when the
-// variable is missing and skips it elsewhere, as testenv.DSN does for the 18.16 server.
-// (testenv gains ModernDSN; this helper can switch to it.)
-func modernParamsDSN(t *testing.T) string {
-	t.Helper()
-	dsn := os.Getenv("CHNATIVE_MODERN_DSN")
-	if dsn == "" {
-		if testenv.CI() {
-			t.Fatal("CHNATIVE_MODERN_DSN not set: run scripts/modern.sh start and eval its env")
-		}
-		t.Skip("CHNATIVE_MODERN_DSN not set: run scripts/modern.sh start and eval its env")
-	}
-	return dsn
-}
 
 func openParamsServer(t *testing.T, dsn string) *sql.DB {
 	t.Helper()
@@ -240,7 +224,7 @@ func paramCases() []paramCase {
 // parameters: sql.Named becomes CAST(literal AS Type)) the cases of types it has run too.
 func TestParamsServer(t *testing.T) {
 	t.Run("26.7", func(t *testing.T) {
-		runParamCases(t, openParamsServer(t, modernParamsDSN(t)), false)
+		runParamCases(t, openParamsServer(t, testenv.ModernDSN(t)), false)
 	})
 	t.Run("18.16", func(t *testing.T) {
 		runParamCases(t, openParamsServer(t, testenv.DSN(t)), true)
@@ -328,7 +312,7 @@ func runParamCases(t *testing.T, db *sql.DB, oldServer bool) {
 // TestParamsServerStrings checks strings byte for byte: each one comes back unchanged from
 // {p:String} and equals the hex literal of it on the server.
 func TestParamsServerStrings(t *testing.T) {
-	db := openParamsServer(t, modernParamsDSN(t))
+	db := openParamsServer(t, testenv.ModernDSN(t))
 	for _, s := range nastyStrings {
 		for _, arg := range []any{s, []byte(s)} {
 			var got string
@@ -349,7 +333,7 @@ func TestParamsServerStrings(t *testing.T) {
 
 // TestParamsServerIdentifier: an Identifier parameter names a column.
 func TestParamsServerIdentifier(t *testing.T) {
-	db := openParamsServer(t, modernParamsDSN(t))
+	db := openParamsServer(t, testenv.ModernDSN(t))
 	var got string
 	err := db.QueryRow("SELECT {c:Identifier} FROM (SELECT 'x' AS `we\"ird col`)", sql.Named("c", "we\"ird col")).Scan(&got)
 	if err != nil || got != "x" {
@@ -362,7 +346,7 @@ func TestParamsServerIdentifier(t *testing.T) {
 // the value at the tab it unescapes: Variant refuses it (code 117), Dynamic keeps what precedes
 // the tab. A {p:String} parameter CAST to the type carries such a string whole.
 func TestParamsServerVariantTab(t *testing.T) {
-	dsn := modernParamsDSN(t)
+	dsn := testenv.ModernDSN(t)
 	sep := "?"
 	if strings.Contains(dsn, "?") {
 		sep = "&"

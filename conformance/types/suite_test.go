@@ -107,20 +107,13 @@ func openServer(t *testing.T) *sql.DB {
 	return db
 }
 
-// Environment of the 26.7 server (scripts/modern.sh env). testenv gains helpers for them; until
-// then they are read here.
-const (
-	envModernDSN  = "CHNATIVE_MODERN_DSN"
-	envModernHTTP = "CHNATIVE_MODERN_HTTP_URL"
-)
-
 // openModern returns the runs of the 26.7 round trip: one at the revision the driver negotiates.
 // Without CHNATIVE_MODERN_DSN it returns none outside CI and fails in CI.
 func openModern(t *testing.T) []*Modern {
-	dsn, httpURL := os.Getenv(envModernDSN), os.Getenv(envModernHTTP)
+	dsn, httpURL := os.Getenv(testenv.EnvModernDSN), os.Getenv(testenv.EnvModernHTTPURL)
 	if dsn == "" || httpURL == "" {
 		if testenv.CI() {
-			t.Fatalf("%s and %s must be set in CI (scripts/modern.sh env)", envModernDSN, envModernHTTP)
+			t.Fatalf("%s and %s must be set in CI (scripts/modern.sh env)", testenv.EnvModernDSN, testenv.EnvModernHTTPURL)
 		}
 		return nil
 	}
@@ -128,7 +121,7 @@ func openModern(t *testing.T) []*Modern {
 	for _, extra := range [][][2]string{nil} {
 		d, err := ModernDSN(dsn, extra...)
 		if err != nil {
-			t.Fatalf("%s: %v", envModernDSN, err)
+			t.Fatalf("%s: %v", testenv.EnvModernDSN, err)
 		}
 		m, err := OpenModern("", d, httpURL)
 		if err != nil {
