@@ -35,6 +35,10 @@ func TestTypes(t *testing.T) {
 		if err := db.QueryRow("SELECT version()").Scan(&rep.Server); err != nil {
 			t.Fatalf("server version: %v", err)
 		}
+		if !strings.HasPrefix(rep.Server, "18.16.") {
+			t.Fatalf("%s names ClickHouse %s: the suite's server column is 18.16's (26.7 comes from %s)",
+				testenv.EnvDSN, rep.Server, testenv.EnvModernDSN)
+		}
 	}
 	modern := openModern(t)
 	for _, m := range modern {
