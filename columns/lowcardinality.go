@@ -32,8 +32,9 @@ type LowCardinality struct {
 	strLookup map[string]uint32
 	lookupOK  bool
 
-	scratch Column // second and later granules of one block
-	keys    []byte // raw UInt8/UInt16/UInt64 indexes of one granule, reused
+	scratch Column   // second and later granules of one block
+	keys    []byte   // raw UInt8/UInt16/UInt64 indexes of one granule, reused
+	all     []uint32 // 0, 1, ... n-1: gathers a whole dictionary (gather.go)
 }
 
 // lookupKey is the map key of a dictionary value: floats by their bits, so that -0 and +0 (and

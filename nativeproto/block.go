@@ -90,6 +90,11 @@ type Block struct {
 	names []string
 	cols  []columns.Column
 	rows  int // rows of a decoded block; used when it has no columns
+	// sers[i] decodes column i when the server sends it in a custom serialization (sparse,
+	// replicated); kept with its scratch memory for the next block. Indexed like cols, possibly
+	// longer or shorter.
+	sers   []*columns.Serialization
+	custom []bool // custom[i]: column i of the last decode came in sers[i]
 }
 
 // NewBlock returns an empty block with BlockInfo{BucketNum: -1}.
@@ -116,6 +121,17 @@ func (b *Block) Type(i int) string { return b.cols[i].Type() }
 // Column returns column i.
 func (b *Block) Column(i int) columns.Column { return b.cols[i] }
 
+// Serialization returns how column i of the last decoded block was serialized when the server
+// sent it in a custom serialization (sparse, replicated, or a Tuple with such elements), or nil
+// when it came in its type's own encoding. Column(i) holds the decoded values either way. The
+// Serialization is reused by the next decode into the block.
+func (b *Block) Serialization(i int) *columns.Serialization {
+	if i < len(b.custom) && b.custom[i] {
+		return b.sers[i]
+	}
+	return nil
+}
+
 // Index returns the index of the first column named name, or -1.
 func (b *Block) Index(name string) int {
 	for i, n := range b.names {
@@ -130,6 +146,9 @@ func (b *Block) Index(name string) int {
 func (b *Block) Add(name string, col columns.Column) {
 	b.names = append(b.names, name)
 	b.cols = append(b.cols, col)
+	if i := len(b.cols) - 1; i < len(b.custom) {
+		b.custom[i] = false
+	}
 }
 
 // Reset removes all rows from every column, keeping the columns, their names and their memory,
@@ -145,7 +164,9 @@ func (b *Block) Reset() {
 func (b *Block) Clear() {
 	clear(b.names)
 	clear(b.cols[:cap(b.cols)]) // also the columns truncate kept for reuse
-	b.names, b.cols, b.rows = b.names[:0], b.cols[:0], 0
+	clear(b.sers)
+	clear(b.custom)
+	b.names, b.cols, b.rows, b.sers = b.names[:0], b.cols[:0], 0, b.sers[:0]
 	b.Info = BlockInfo{BucketNum: -1, OutOfOrderBuckets: b.Info.OutOfOrderBuckets[:0]}
 }
 
@@ -239,26 +260,36 @@ func readBlock(r *columns.Reader, rev Revision, withInfo bool, reuse *Block, scr
 			b.cols[i] = col
 		}
 		col := b.cols[i]
+		var ser *columns.Serialization // nil: the type's own encoding
 		if rev.Has(RevCustomSerialization) {
-			custom, err := r.Byte()
-			if err != nil {
+			if ser, err = b.readSerialization(r, i, col); err != nil {
 				b.truncate(i + 1)
-				return b, wrap(err, "column "+name+" serialization kind")
-			}
-			if custom != 0 {
-				b.truncate(i + 1)
-				return b, protoErr("column %s: sparse/custom serialization not supported (the client advertises revision %d, below %d)", name, ClientRevision, RevSparseSerialization)
+				return b, wrap(err, "column "+name+" serialization")
 			}
 		}
+		for len(b.custom) <= i {
+			b.custom = append(b.custom, false)
+		}
+		b.custom[i] = ser != nil
 		if nrows == 0 {
 			col.Reset()
 			continue
 		}
-		if err := col.ReadPrefix(r); err != nil {
+		if ser != nil {
+			err = ser.ReadPrefix(r)
+		} else {
+			err = col.ReadPrefix(r)
+		}
+		if err != nil {
 			b.truncate(i + 1)
 			return b, wrap(err, "column "+name+" state prefix")
 		}
-		if err := col.Read(r, nrows); err != nil {
+		if ser != nil {
+			err = ser.Read(r, nrows)
+		} else {
+			err = col.Read(r, nrows)
+		}
+		if err != nil {
 			b.truncate(i + 1)
 			return b, wrap(err, "column "+name+" data")
 		}
@@ -269,6 +300,46 @@ func readBlock(r *columns.Reader, rev Revision, withInfo bool, reuse *Block, scr
 	}
 	b.truncate(n)
 	return b, nil
+}
+
+// readSerialization reads the has_custom byte of column i (col) and, when it is 1, the kind
+// stacks that follow it (SerializationInfo::serialializeKindStackBinary: one stack per column,
+// for a Tuple then one per element, recursively). It returns nil for the type's own encoding,
+// else the Serialization that decodes the column's prefix and data; that is kept in b.sers for
+// reuse by the next block.
+//
+// Servers send has_custom = 1 to clients of revision 54454 and above whenever a column is not in
+// its default serialization; at revisions below RevSparseSerialization (54465) they convert
+// sparse columns to full ones first, below RevReplicatedSerialization (54482) replicated ones,
+// and below RevNullableSparseSerialization (54483) sparse Nullable columns. Whatever kinds
+// arrive are decoded: the stream says what it holds.
+func (b *Block) readSerialization(r *columns.Reader, i int, col columns.Column) (*columns.Serialization, error) {
+	custom, err := r.Byte()
+	if err != nil {
+		return nil, err
+	}
+	switch custom {
+	case 0:
+		return nil, nil
+	case 1:
+	default:
+		return nil, protoErr("has_custom_serialization byte %d, want 0 or 1", custom)
+	}
+	for len(b.sers) <= i {
+		b.sers = append(b.sers, nil)
+	}
+	s := b.sers[i]
+	if s == nil {
+		s = new(columns.Serialization)
+		b.sers[i] = s
+	}
+	if err := s.ReadKinds(r, col); err != nil {
+		return nil, err
+	}
+	if s.IsDefault() {
+		return nil, nil
+	}
+	return s, nil
 }
 
 // truncate keeps the first n columns. After a failed decode the block is left consistent: every

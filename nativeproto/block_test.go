@@ -249,15 +249,6 @@ func TestBlockLimits(t *testing.T) {
 	}
 }
 
-func TestBlockCustomSerialization(t *testing.T) {
-	raw := unhex(t, `01 00 02 ffffffff 00 01 01 01 "x" 05 "UInt8" 01 01 00`)
-	_, err := ReadBlock(columns.NewBytesReader(raw), 54460, true, nil)
-	var pe *ProtocolError
-	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "sparse/custom serialization not supported") {
-		t.Fatalf("got %v", err)
-	}
-}
-
 func TestBlockErrors(t *testing.T) {
 	b := NewBlock()
 	b.Add("a", mustCol(t, "UInt8", uint8(1)))

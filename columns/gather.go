@@ -1,0 +1,346 @@
+package columns
+
+import (
+	"errors"
+	"slices"
+)
+
+// Gathering rebuilds a column from rows of another column of the same type: the last step of
+// decoding sparse data (the non-default rows, spread over the block) and replicated data (the
+// distinct rows, repeated). The types the server sends that way copy their storage directly; the
+// others fall back to boxing each value through Value and AppendValue.
+
+// rowGatherer is implemented by columns that gather without boxing values.
+type rowGatherer interface {
+	// gatherRows replaces the contents with row idx[i] of src for each i, or the type's default
+	// value where idx[i] is noRow. src has the column's type and is not the column itself; every
+	// index is below src.Rows(). errNoGather asks for the boxing fallback.
+	gatherRows(src Column, idx []uint32) error
+}
+
+// errNoGather is returned by a gatherRows that cannot handle src's storage.
+var errNoGather = errors.New("columns: no direct gather")
+
+// gather replaces dst's contents with the rows idx selects from src (noRow: the default). On error
+// dst is left empty.
+func gather(dst, src Column, idx []uint32) error {
+	if g, ok := dst.(rowGatherer); ok {
+		err := g.gatherRows(src, idx)
+		if err == nil {
+			return nil
+		}
+		dst.Reset()
+		if err != errNoGather {
+			if _, ok := err.(*DecodeError); ok {
+				return err
+			}
+			return decodeErr(dst, "expanding rows: %v", err)
+		}
+	}
+	return gatherValues(dst, src, idx)
+}
+
+// gatherValues gathers through Value and AppendValue, one boxed value per row.
+func gatherValues(dst, src Column, idx []uint32) error {
+	dst.Reset()
+	for i, k := range idx {
+		if k == noRow {
+			dst.AppendDefault()
+			continue
+		}
+		if err := dst.AppendValue(src.Value(int(k))); err != nil {
+			dst.Reset()
+			return decodeErr(dst, "expanding row %d: %v", i, err)
+		}
+	}
+	return nil
+}
+
+// gatherSlice returns dst (reused) holding src[k] for each k of idx, the zero value for noRow.
+func gatherSlice[T any](dst, src []T, idx []uint32) []T {
+	dst = growLen(dst, len(idx))
+	var z T
+	for i, k := range idx {
+		if k == noRow {
+			dst[i] = z
+		} else {
+			dst[i] = src[k]
+		}
+	}
+	return dst
+}
+
+func (c *Fixed[T]) gatherRows(src Column, idx []uint32) error {
+	s, ok := src.(interface{ Values() []T })
+	if !ok {
+		return errNoGather
+	}
+	c.data = gatherSlice(c.data, s.Values(), idx)
+	return nil
+}
+
+func (c *Wide[T]) gatherRows(src Column, idx []uint32) error {
+	s, ok := src.(interface{ Values() []T })
+	if !ok {
+		return errNoGather
+	}
+	c.data = gatherSlice(c.data, s.Values(), idx)
+	return nil
+}
+
+func (c *UUID) gatherRows(src Column, idx []uint32) error {
+	s, ok := src.(*UUID)
+	if !ok {
+		return errNoGather
+	}
+	c.data = gatherSlice(c.data, s.data, idx)
+	return nil
+}
+
+func (c *IPv6) gatherRows(src Column, idx []uint32) error {
+	s, ok := src.(*IPv6)
+	if !ok {
+		return errNoGather
+	}
+	c.data = gatherSlice(c.data, s.data, idx)
+	return nil
+}
+
+func (c *String) gatherRows(src Column, idx []uint32) error {
+	s, ok := src.(*String)
+	if !ok {
+		return errNoGather
+	}
+	total := 0
+	for _, k := range idx {
+		if k != noRow {
+			total += s.ends[k] - s.start(int(k))
+			if total > MaxExpandedBytes {
+				return &LimitError{What: "expanded String bytes", Value: uint64(total), Max: MaxExpandedBytes}
+			}
+		}
+	}
+	c.buf = slices.Grow(c.buf[:0], total)
+	c.ends = growLen(c.ends, len(idx))
+	for i, k := range idx {
+		if k != noRow {
+			c.buf = append(c.buf, s.buf[s.start(int(k)):s.ends[k]]...)
+		}
+		c.ends[i] = len(c.buf)
+	}
+	return nil
+}
+
+func (c *FixedString) gatherRows(src Column, idx []uint32) error {
+	s, ok := src.(*FixedString)
+	if !ok || s.n != c.n {
+		return errNoGather
+	}
+	if total := uint64(len(idx)) * uint64(c.n); total > MaxExpandedBytes {
+		return &LimitError{What: "expanded FixedString bytes", Value: total, Max: MaxExpandedBytes}
+	}
+	n := c.n
+	c.data = growLen(c.data, len(idx)*n)
+	for i, k := range idx {
+		d := c.data[i*n : (i+1)*n]
+		if k == noRow {
+			clear(d)
+		} else {
+			copy(d, s.data[int(k)*n:(int(k)+1)*n])
+		}
+	}
+	return nil
+}
+
+func (c *Nothing) gatherRows(_ Column, idx []uint32) error {
+	c.rows = len(idx)
+	return nil
+}
+
+func (c *Nullable) gatherRows(src Column, idx []uint32) error {
+	s, ok := src.(*Nullable)
+	if !ok {
+		return errNoGather
+	}
+	if err := gather(c.inner, s.inner, idx); err != nil {
+		return err
+	}
+	c.nulls = growLen(c.nulls, len(idx))
+	for i, k := range idx {
+		if k == noRow {
+			c.nulls[i] = 1
+		} else {
+			c.nulls[i] = s.nulls[k]
+		}
+	}
+	return nil
+}
+
+// gatherNonNull fills a Nullable from values of its nested type: NULL where idx[i] is noRow.
+func (c *Nullable) gatherNonNull(src Column, idx []uint32) error {
+	if err := gather(c.inner, src, idx); err != nil {
+		c.Reset()
+		return err
+	}
+	c.nulls = growLen(c.nulls, len(idx))
+	for i, k := range idx {
+		if k == noRow {
+			c.nulls[i] = 1
+		} else {
+			c.nulls[i] = 0
+		}
+	}
+	return nil
+}
+
+func (c *SimpleAggregateFunction) gatherRows(src Column, idx []uint32) error {
+	s, ok := src.(*SimpleAggregateFunction)
+	if !ok {
+		return errNoGather
+	}
+	return gather(c.inner, s.inner, idx)
+}
+
+func (c *Geo) gatherRows(src Column, idx []uint32) error {
+	s, ok := src.(*Geo)
+	if !ok || s.kind != c.kind {
+		return errNoGather
+	}
+	return gather(c.inner, s.inner, idx)
+}
+
+func (c *Tuple) gatherRows(src Column, idx []uint32) error {
+	s, ok := src.(*Tuple)
+	if !ok || len(s.elems) != len(c.elems) {
+		return errNoGather
+	}
+	c.rows = 0
+	for j, e := range c.elems {
+		if err := gather(e, s.elems[j], idx); err != nil {
+			c.Reset()
+			return err
+		}
+	}
+	c.rows = len(idx)
+	return nil
+}
+
+// gatherOffsets sets offs (reused) to the offsets of the rows idx selects from src's offsets
+// (an empty row for noRow) and returns the element indexes those rows hold, in order.
+func gatherOffsets(offs, src []uint64, idx []uint32) ([]uint64, []uint32, error) {
+	bounds := func(k uint32) (uint64, uint64) {
+		if k == 0 {
+			return 0, src[0]
+		}
+		return src[k-1], src[k]
+	}
+	total := uint64(0)
+	for _, k := range idx {
+		if k != noRow {
+			lo, hi := bounds(k)
+			total += hi - lo
+			if total > MaxExpandedRows {
+				return offs, nil, &LimitError{What: "expanded array elements", Value: total, Max: MaxExpandedRows}
+			}
+		}
+	}
+	elems := make([]uint32, 0, total)
+	offs = growLen(offs, len(idx))
+	for i, k := range idx {
+		if k != noRow {
+			lo, hi := bounds(k)
+			for e := lo; e < hi; e++ {
+				elems = append(elems, uint32(e))
+			}
+		}
+		offs[i] = uint64(len(elems))
+	}
+	return offs, elems, nil
+}
+
+// arrayOf returns the Array of an Array or Nested column.
+func arrayOf(col Column) *Array {
+	switch c := col.(type) {
+	case *Array:
+		return c
+	case *Nested:
+		return &c.Array
+	}
+	return nil
+}
+
+func (c *Array) gatherRows(src Column, idx []uint32) error {
+	s := arrayOf(src)
+	if s == nil {
+		return errNoGather
+	}
+	offs, elems, err := gatherOffsets(c.offs, s.offs, idx)
+	if err != nil {
+		return err
+	}
+	if err := gather(c.elem, s.elem, elems); err != nil {
+		c.Reset()
+		return err
+	}
+	c.offs = offs
+	return nil
+}
+
+func (c *Map) gatherRows(src Column, idx []uint32) error {
+	s, ok := src.(*Map)
+	if !ok {
+		return errNoGather
+	}
+	offs, elems, err := gatherOffsets(c.offs, s.offs, idx)
+	if err != nil {
+		return err
+	}
+	if err := gather(c.keys, s.keys, elems); err != nil {
+		c.Reset()
+		return err
+	}
+	if err := gather(c.vals, s.vals, elems); err != nil {
+		c.Reset()
+		return err
+	}
+	c.offs = offs
+	return nil
+}
+
+// gatherRows copies src's dictionary and gathers the indexes. A default row gets a dictionary
+// entry holding the default value (NULL, entry 0, for the nullable form).
+func (c *LowCardinality) gatherRows(src Column, idx []uint32) error {
+	s, ok := src.(*LowCardinality)
+	if !ok || s.nullable != c.nullable || s.dict.Type() != c.dict.Type() {
+		return errNoGather
+	}
+	c.all = growLen(c.all, s.dict.Rows())
+	for i := range c.all {
+		c.all[i] = uint32(i)
+	}
+	if err := gather(c.dict, s.dict, c.all); err != nil {
+		return err
+	}
+	c.idx = growLen(c.idx, len(idx))
+	def := noRow
+	for i, k := range idx {
+		if k != noRow {
+			c.idx[i] = s.idx[k]
+			continue
+		}
+		if def == noRow {
+			if c.nullable {
+				if c.dict.Rows() == 0 {
+					c.dict.AppendDefault() // the NULL slot
+				}
+				def = 0
+			} else {
+				def = uint32(c.dict.Rows())
+				c.dict.AppendDefault()
+			}
+		}
+		c.idx[i] = def
+	}
+	c.lookupOK = false
+	return nil
+}
