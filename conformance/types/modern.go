@@ -31,6 +31,9 @@ var ModernSettings = [][2]string{
 	{"session_timezone", "UTC"},
 }
 
+// ModernSpread: each case value is followed by ModernSpread-1 rows of the type's default.
+const ModernSpread = 4
+
 // ModernTableSettings make the round trip's MergeTree tables store every column that can be sparse
 // as sparse (ratio 0: any share of default values is enough), Nullable ones included: so a client
 // at a revision that takes sparse columns gets them on SELECT.
@@ -127,7 +130,9 @@ type ModernResult struct {
 
 // RunModern round-trips the case's values through MergeTree tables on the modern server:
 //
-//  1. the server fills table src from the case's SQL values (INSERT ... SELECT over HTTP);
+//  1. the server fills table src from the case's SQL values (INSERT ... SELECT over HTTP), each
+//     followed by ModernSpread-1 rows of the type's default value (a second INSERT, so a second
+//     part);
 //  2. the driver reads src through database/sql Rows and through QueryBlocks: each column's type
 //     name must be the server's toTypeName(v), and each value, in canonical form, the line the
 //     server prints for src in FORMAT TabSeparated over HTTP;
@@ -168,12 +173,23 @@ func (m *Modern) roundTrip(k Case, src, ta, tb string, kind *string) Check {
 			return failErr("create table", err)
 		}
 	}
+	// Value j is row ModernSpread*j; the rows between hold the type's default, inserted apart (a
+	// second part), so that sparse columns have gaps to skip.
 	parts := make([]string, len(k.Values))
+	labels := make([]string, 0, ModernSpread*len(k.Values))
 	for i, v := range k.Values {
-		parts[i] = fmt.Sprintf("SELECT %d AS i, CAST(%s AS %s) AS v", i, v, k.Type)
+		parts[i] = fmt.Sprintf("SELECT %d AS i, CAST(%s AS %s) AS v", ModernSpread*i, v, k.Type)
+		labels = append(labels, v)
+		for range ModernSpread - 1 {
+			labels = append(labels, "default")
+		}
 	}
 	if _, err := m.HTTP(fmt.Sprintf("INSERT INTO %s SELECT i, v FROM (%s)", src, strings.Join(parts, " UNION ALL "))); err != nil {
 		return failErr("server insert", err)
+	}
+	if _, err := m.HTTP(fmt.Sprintf("INSERT INTO %s (i) SELECT number FROM numbers(%d) WHERE number %% %d != 0",
+		src, len(labels), ModernSpread)); err != nil {
+		return failErr("server insert of defaults", err)
 	}
 	kinds, err := m.HTTP(fmt.Sprintf("SELECT DISTINCT serialization_kind FROM system.parts_columns WHERE database = currentDatabase() AND table = '%s' AND column = 'v' AND active ORDER BY 1 FORMAT TSVRaw", src))
 	if err != nil {
@@ -191,8 +207,8 @@ func (m *Modern) roundTrip(k Case, src, ta, tb string, kind *string) Check {
 	if err != nil {
 		return failErr("server text of src", err)
 	}
-	if len(want) != len(k.Values) {
-		return fail("the server printed %d rows of src for %d values", len(want), len(k.Values))
+	if len(want) != len(labels) {
+		return fail("the server printed %d rows of src for %d", len(want), len(labels))
 	}
 	plain, err := m.plainText(src)
 	if err != nil {
@@ -213,18 +229,18 @@ func (m *Modern) roundTrip(k Case, src, ta, tb string, kind *string) Check {
 			note(failErr("server text of the "+how+" table", err))
 			return
 		}
-		note(compareRows(how+" table", got, want, k.Values))
+		note(compareRows(how+" table", got, want, labels))
 	}
 	// Through Rows, then the prepared insert into a.
 	// A value that reads back wrong is still written: the tables' text shows what became of it.
-	if vals, c := m.readRows(src, typeName, plain, k.Values); note(c) || vals != nil {
-		if note(m.writePrepared(ta, vals, k.Values)) {
+	if vals, c := m.readRows(src, typeName, plain, labels); note(c) || vals != nil {
+		if note(m.writePrepared(ta, vals, labels)) {
 			written(ta, "prepared insert")
 		}
 	}
 	// Through QueryBlocks, then PrepareBatch into b.
-	if vals, c := m.readBlocks(src, typeName, plain, k.Values); note(c) || vals != nil {
-		if note(m.writeBatch(tb, vals, k.Values)) {
+	if vals, c := m.readBlocks(src, typeName, plain, labels); note(c) || vals != nil {
+		if note(m.writeBatch(tb, vals, labels)) {
 			written(tb, "PrepareBatch")
 		}
 	}
