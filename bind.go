@@ -2,6 +2,7 @@ package chnative
 
 import (
 	"database/sql/driver"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
@@ -544,7 +545,17 @@ func writeParam(b *strings.Builder, n *columns.TypeNode, v any, quoted bool, dep
 			return nil
 		}
 		return writeTextParam(b, v, quoted)
-	case "String", "FixedString", "UUID", "IPv4", "IPv6", "JSON", "Object":
+	case "JSON", "Object":
+		rv := reflect.ValueOf(v)
+		if k := rv.Kind(); k == reflect.Map || k == reflect.Struct || k == reflect.Slice && rv.Type().Elem().Kind() != reflect.Uint8 {
+			out, err := json.Marshal(v)
+			if err != nil {
+				return fmt.Errorf("JSON parameter: %w", err)
+			}
+			v = out
+		}
+		fallthrough
+	case "String", "FixedString", "UUID", "IPv4", "IPv6":
 		s, err := textOf(v, name)
 		if err != nil {
 			return err

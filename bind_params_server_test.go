@@ -215,6 +215,7 @@ func paramCases() []paramCase {
 	add("Dynamic", "s", "'s'::Dynamic")
 	add("Dynamic", int64(-5), "-5::Int64::Dynamic")
 	add("JSON", `{"a":1,"b":"x\ty"}`, `'{"a":1,"b":"x\\ty"}'::JSON`)
+	add("JSON", map[string]any{"a": 1, "b": map[string]any{"c": "x\ty"}}, `'{"a":1,"b":{"c":"x\\ty"}}'::JSON`)
 	return out
 }
 

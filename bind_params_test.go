@@ -81,6 +81,8 @@ func TestParameterText(t *testing.T) {
 		{"Variant(String, UInt64)", "a\tb", `a\tb`},
 		{"Not A Type(", true, "true"},
 		{"SimpleAggregateFunction(sum, UInt64)", uint64(3), "3"},
+		{"JSON", map[string]any{"b": "x\ty", "a": 1}, `{"a":1,"b":"x\\ty"}`},
+		{"JSON", []byte(`{"a":1}`), `{"a":1}`},
 		{"LowCardinality(Nullable(String))", sql.NullString{String: "q", Valid: true}, "q"},
 	}
 	for _, tt := range tests {
