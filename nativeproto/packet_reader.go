@@ -108,7 +108,8 @@ func (p *PacketReader) ReadBlock(reuse *Block) (table string, b *Block, err erro
 }
 
 // ReadLogBlock reads the body of a Log or ProfileEvents packet. Those blocks are compressed only
-// when compression is on and the revision is at least RevCompressedLogsProfileEvents.
+// when compression is on and the revision is at least RevCompressedLogsProfileEvents; the table
+// name before them stays uncompressed, as in Data packets (seen with ProfileEvents from 26.7).
 func (p *PacketReader) ReadLogBlock(reuse *Block) (table string, b *Block, err error) {
 	return p.readBlockPacket(reuse, p.compress && p.rev.Has(RevCompressedLogsProfileEvents))
 }
@@ -136,9 +137,9 @@ func (p *PacketReader) readBlockPacket(reuse *Block, compressed bool) (string, *
 			p.resetDecompressor()
 			return table, b, err
 		}
-		if n := p.dec.Buffered() + p.frames.Buffered(); n > 0 {
+		if err := p.checkDecompressedDrained("block"); err != nil {
 			p.resetDecompressor()
-			return table, b, protoErr("%d decompressed bytes left over after the block", n)
+			return table, b, err
 		}
 	}
 	return table, b, err
@@ -167,11 +168,32 @@ func (p *PacketReader) ReadProfileInfo() (ProfileInfo, error) {
 	return v, err
 }
 
-// ReadTableColumns reads the body of a TableColumns packet.
+// ReadTableColumns reads the body of a TableColumns packet. From RevCompressedLogsProfileEvents
+// on, when compression is on, the whole body (table name included) comes in compressed frames:
+// the 26.7 server sends it so.
 func (p *PacketReader) ReadTableColumns() (TableColumns, error) {
 	var v TableColumns
-	err := v.Decode(p.raw)
+	if !p.compress || !p.rev.Has(RevCompressedLogsProfileEvents) {
+		err := v.Decode(p.raw)
+		return v, err
+	}
+	err := v.Decode(p.dec)
+	if err == nil {
+		err = p.checkDecompressedDrained("table columns")
+	}
+	if err != nil {
+		p.resetDecompressor()
+	}
 	return v, err
+}
+
+// checkDecompressedDrained reports decompressed bytes left over after a compressed packet body:
+// a frame never holds more than one packet.
+func (p *PacketReader) checkDecompressedDrained(what string) error {
+	if n := p.dec.Buffered() + p.frames.Buffered(); n > 0 {
+		return protoErr("%d decompressed bytes left over after the %s", n, what)
+	}
+	return nil
 }
 
 // ReadTablesStatus reads the body of a TablesStatusResponse packet.
