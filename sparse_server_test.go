@@ -540,7 +540,10 @@ func TestReplicatedServer(t *testing.T) {
 	left, right := tableName("repl_left"), tableName("repl_right")
 	mustExec(t, ref, "CREATE TABLE "+left+" (k UInt32, s String, a Array(UInt32), n Nullable(String), lc LowCardinality(String)) ENGINE = MergeTree ORDER BY k")
 	mustExec(t, ref, "CREATE TABLE "+right+" (k UInt32, v String, m Map(String, UInt64), t Tuple(UInt8, String), d Dynamic) ENGINE = MergeTree ORDER BY k")
-	t.Cleanup(func() { _, _ = ref.Exec("DROP TABLE IF EXISTS " + left); _, _ = ref.Exec("DROP TABLE IF EXISTS " + right) })
+	t.Cleanup(func() {
+		_, _ = ref.Exec("DROP TABLE IF EXISTS " + left)
+		_, _ = ref.Exec("DROP TABLE IF EXISTS " + right)
+	})
 	mustExec(t, ref, "INSERT INTO "+left+" SELECT number % 3, 'left' || toString(number), [number], if(number % 2 = 0, NULL, toString(number)), toString(number % 2) FROM numbers(6)")
 	mustExec(t, ref, "INSERT INTO "+right+" SELECT number % 3, 'right' || toString(number), map('k', number), (number, toString(number)), if(number % 2 = 0, number::Dynamic, toString(number)::Dynamic) FROM numbers(9)")
 
