@@ -221,14 +221,11 @@ func isIdent(s string) bool {
 	return true
 }
 
-// hasPlaceholders reports whether query has client-side placeholders.
+// hasPlaceholders reports whether query has placeholders that take arguments: ?, $N, @name, and
+// server-side {name:Type} too (sql.Named arguments fill them), so that the arguments of INSERT
+// ... SELECT {name:Type} are not taken for a row to insert.
 func hasPlaceholders(query string) bool {
-	for _, p := range scanPlaceholders(query) {
-		if p.kind != '{' {
-			return true
-		}
-	}
-	return false
+	return len(scanPlaceholders(query)) > 0
 }
 
 // bindQuery substitutes the arguments into the query text as ClickHouse literals. Server-side

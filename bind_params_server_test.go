@@ -367,3 +367,68 @@ func TestParamsServerVariantTab(t *testing.T) {
 		t.Errorf("CAST of a String parameter: %q, %v", s, err)
 	}
 }
+
+// TestParamsServerInsertNamed: sql.Named arguments of {name:Type} placeholders in an INSERT go
+// to their placeholders by name, whatever their order: in VALUES (mapped to the columns, through
+// the native insert) and in INSERT ... SELECT (sent as query parameters), by Exec, by a
+// statement prepared outside a transaction, and (VALUES) by one prepared in a transaction.
+func TestParamsServerInsertNamed(t *testing.T) {
+	for _, srv := range []struct{ name, dsn string }{{"26.7", testenv.ModernDSN(t)}, {"18.16", testenv.DSN(t)}} {
+		t.Run(srv.name, func(t *testing.T) {
+			db := openParamsServer(t, srv.dsn)
+			if _, err := db.Exec("DROP TABLE IF EXISTS chnative_params_insert"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Exec("CREATE TABLE chnative_params_insert (a String, b String, n UInt8) ENGINE = Memory"); err != nil {
+				t.Fatal(err)
+			}
+			defer db.Exec("DROP TABLE chnative_params_insert")
+			// b and a are both strings: arguments taken in their own order would swap them.
+			args := []any{sql.Named("n", 7), sql.Named("b", "B\tb"), sql.Named("a", "A'a")}
+			queries := []string{
+				"INSERT INTO chnative_params_insert (a, b, n) VALUES ({a:String}, {b:String}, {n:UInt8})",
+				"INSERT INTO chnative_params_insert (n, b, a) VALUES ({n:UInt8}, {b:String}, {a:String})",
+				"INSERT INTO chnative_params_insert SELECT {a:String}, {b:String}, {n:UInt8}",
+			}
+			want := 0
+			for _, q := range queries {
+				if _, err := db.Exec(q, args...); err != nil {
+					t.Errorf("Exec %s: %v", q, err)
+				}
+				st, err := db.Prepare(q)
+				if err == nil {
+					_, err = st.Exec(args...)
+					st.Close()
+				}
+				if err != nil {
+					t.Errorf("prepared %s: %v", q, err)
+				}
+				want += 2
+			}
+			for _, q := range queries[:2] {
+				tx, err := db.Begin()
+				if err != nil {
+					t.Fatal(err)
+				}
+				st, err := tx.Prepare(q)
+				if err == nil {
+					_, err = st.Exec(args...)
+				}
+				if err == nil {
+					err = tx.Commit()
+				} else {
+					tx.Rollback()
+				}
+				if err != nil {
+					t.Errorf("prepared in a transaction %s: %v", q, err)
+				}
+				want++
+			}
+			var n, bad int
+			err := db.QueryRow("SELECT count(), countIf(NOT (a = 'A\\'a' AND b = 'B\\tb' AND n = 7)) FROM chnative_params_insert").Scan(&n, &bad)
+			if err != nil || n != want || bad != 0 {
+				t.Errorf("%d rows (want %d), %d of them wrong, %v", n, want, bad, err)
+			}
+		})
+	}
+}

@@ -174,3 +174,26 @@ func TestBindQueryParametersTyped(t *testing.T) {
 		}
 	}
 }
+
+// TestServerPlaceholdersTakeArguments: {name:Type} placeholders take (named) arguments, so an
+// INSERT holding one is not a row insert, and VALUES of them map arguments by name.
+func TestServerPlaceholdersTakeArguments(t *testing.T) {
+	for q, want := range map[string]bool{
+		"INSERT INTO t SELECT {a:String}": true,
+		"INSERT INTO t VALUES (?)":        true,
+		"INSERT INTO t VALUES":            false,
+		"INSERT INTO t SELECT '{a:b}'":    false,
+	} {
+		if got := hasPlaceholders(q); got != want {
+			t.Errorf("hasPlaceholders(%q) = %v, want %v", q, got, want)
+		}
+	}
+	names, ok := namedRows("({b:UInt8}, { a : String }), (@c, {d:Date})")
+	if !ok || len(names) != 2 || strings.Join(names[0], ",") != "b,a" || strings.Join(names[1], ",") != "c,d" {
+		t.Errorf("namedRows: %v, %v", names, ok)
+	}
+	// The tuple splitter takes flat tuples only: a type with parentheses is another shape.
+	if names, ok := namedRows("({d:Nullable(String)})"); ok {
+		t.Errorf("namedRows with a parenthesized type: %v", names)
+	}
+}

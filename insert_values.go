@@ -147,8 +147,8 @@ func splitInsertArgs(tail string, args []driver.NamedValue) (rows [][]driver.Nam
 	return rows, true, nil
 }
 
-// namedRows parses a VALUES tail whose every value is a named placeholder, "(@a, @b), (@c, @d)",
-// into the names by tuple.
+// namedRows parses a VALUES tail whose every value is a named placeholder, "(@a, @b), (@c, @d)"
+// or "({a:String}, {b:UInt8})", into the names by tuple.
 func namedRows(tail string) ([][]string, bool) {
 	ts, ok := valuesTuples(tail)
 	if !ok {
@@ -156,6 +156,10 @@ func namedRows(tail string) ([][]string, bool) {
 	}
 	for _, t := range ts {
 		for i, p := range t {
+			if ph, ok := scanParameter(p, 0); ok && ph.end == len(p) {
+				t[i] = ph.name
+				continue
+			}
 			if len(p) < 2 || p[0] != '@' || !isIdentStart(p[1]) {
 				return nil, false
 			}
