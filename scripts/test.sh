@@ -3,18 +3,27 @@
 #
 #   scripts/test.sh            (GO127=0 skips the Go 1.27 pass)
 #
-# 1. starts the ClickHouse test server (scripts/clickhouse.sh start) and
-#    exports CHNATIVE_DSN, CHNATIVE_AUTH_DSN, CHNATIVE_HTTP_URL;
-# 2. fetches chDB when scripts/chdb.sh exists and exports CHNATIVE_CHDB_LIB;
-# 3. gofmt -l (fails on any output), go vet ./..., go test -race -count=1 ./...
-#    in the root module, then the same in conformance/ if conformance/go.mod
-#    exists;
-# 4. unless GO127=0: vet and test the root module again with GOTOOLCHAIN=go1.27.3.
+# 1. fetches chDB when scripts/chdb.sh exists and exports CHNATIVE_CHDB_LIB;
+# 2. starts both test servers: ClickHouse 18.16 (scripts/clickhouse.sh start) and
+#    ClickHouse 26.7 (scripts/modern.sh start), and exports CHNATIVE_MODERN_* (the 26.7
+#    server's DSNs, HTTP URL and TLS files) for every pass; a server that cannot be started
+#    fails the run;
+# 3. gofmt -l (fails on any output), go vet ./... in the root module and in conformance/;
+# 4. the real-server passes, once per server, with CHNATIVE_DSN, CHNATIVE_AUTH_DSN,
+#    CHNATIVE_HTTP_URL, CHNATIVE_SECURE_PORT and CHNATIVE_TLS_CA naming that server (26.7 has
+#    no TLS port: its tests put a TLS front before it, internal/testenv.SecureAddr):
+#    go test -race -count=1 of the root module (examples/ included) and of conformance/ (on
+#    26.7 without conformance/types and conformance/bench, which compare the two servers
+#    themselves through CHNATIVE_DSN=18.16 and CHNATIVE_MODERN_DSN in the 18.16 pass), and
+#    TestRoundTrip1M without -race;
+# 5. the benchmark smoke run and bench-compare;
+# 6. unless GO127=0: vet and test the root module again with GOTOOLCHAIN=go1.27.3, against
+#    each server, and the Go 1.27 benchmark arms.
 #
-# If this script started the server, it stops it on exit, unless
-# CHNATIVE_KEEP_SERVER=1. A server that was already running is left alone.
-# Extra `go test` flags can be given in GOTEST_FLAGS (e.g. GOTEST_FLAGS=-v).
-# Exits non-zero on any failure.
+# It stops on exit each server it started, unless CHNATIVE_KEEP_SERVER=1. A server that was
+# already running is left alone (scripts/modern.sh's state dir is CHNATIVE_MODERN_STATE_DIR,
+# default /tmp/chnative-modern). Extra `go test` flags can be given in GOTEST_FLAGS (e.g.
+# GOTEST_FLAGS=-v). Each step header ends with its time. Exits non-zero on any failure.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -25,7 +34,7 @@ for arg in "$@"; do
 	case "$arg" in
 	--go127) GO127=1 ;;
 	-h | --help)
-		sed -n '2,17p' "$0"
+		sed -n '2,28p' "$0"
 		exit 0
 		;;
 	*)
@@ -35,7 +44,19 @@ for arg in "$@"; do
 	esac
 done
 
-step() { printf '\n==> %s\n' "$*"; }
+# step prints a header; the previous step's duration goes before it (and at the end, see timing).
+step_name="" step_start=$SECONDS run_start=$SECONDS
+timings=()
+end_step() {
+	if [[ -n "$step_name" ]]; then
+		timings+=("$(printf '%5ds  %s' $((SECONDS - step_start)) "$step_name")")
+	fi
+}
+step() {
+	end_step
+	step_name="$*" step_start=$SECONDS
+	printf '\n==> %s\n' "$*"
+}
 
 if ! command -v go >/dev/null 2>&1 && [[ -x /usr/local/go/bin/go ]]; then
 	export PATH="/usr/local/go/bin:$PATH"
@@ -45,28 +66,12 @@ command -v go >/dev/null 2>&1 || {
 	exit 1
 }
 
-# ---------------------------------------------------------------- server
-step "ClickHouse test server"
-started_server=0
-if ! scripts/clickhouse.sh status 2>/dev/null; then
-	started_server=1
-fi
-cleanup() {
-	if [[ "$started_server" == 1 && "${CHNATIVE_KEEP_SERVER:-0}" != 1 ]]; then
-		scripts/clickhouse.sh stop || true
-	fi
-}
-trap cleanup EXIT
-CHNATIVE_DSN="$(scripts/clickhouse.sh start)"
-eval "$(scripts/clickhouse.sh env)"
-export CHNATIVE_DSN CHNATIVE_AUTH_DSN CHNATIVE_HTTP_URL
-echo "CHNATIVE_DSN=$CHNATIVE_DSN"
-
 # ---------------------------------------------------------------- chDB
 # >>> chDB fetch (scripts/chdb.sh, written separately) >>>
 # scripts/chdb.sh prints the path of the chDB shared library as the last line
 # of its stdout (logs on stderr) and exits non-zero on failure, which fails
-# this script. Tests get it through internal/testenv.ChDBLib.
+# this script. Tests get it through internal/testenv.ChDBLib; scripts/modern.sh
+# runs it as the 26.7 server.
 if [[ -f scripts/chdb.sh ]]; then
 	step "chDB"
 	chdb_out="$(bash scripts/chdb.sh)"
@@ -79,6 +84,67 @@ if [[ -f scripts/chdb.sh ]]; then
 	echo "CHNATIVE_CHDB_LIB=$CHNATIVE_CHDB_LIB"
 fi
 # <<< chDB fetch <<<
+
+# ---------------------------------------------------------------- servers
+started_legacy=0 started_modern=0
+cleanup() {
+	if [[ "${CHNATIVE_KEEP_SERVER:-0}" != 1 ]]; then
+		if [[ "$started_modern" == 1 ]]; then scripts/modern.sh stop || true; fi
+		if [[ "$started_legacy" == 1 ]]; then scripts/clickhouse.sh stop || true; fi
+	fi
+}
+trap cleanup EXIT
+
+step "ClickHouse 18.16 test server (scripts/clickhouse.sh)"
+running=1
+scripts/clickhouse.sh status 2>/dev/null || running=0
+scripts/clickhouse.sh start >/dev/null || {
+	echo "test.sh: could not start the ClickHouse 18.16 test server (scripts/clickhouse.sh start)" >&2
+	exit 1
+}
+[[ "$running" == 1 ]] || started_legacy=1
+eval "$(scripts/clickhouse.sh env)"
+legacy_env=(
+	"CHNATIVE_DSN=$CHNATIVE_DSN" "CHNATIVE_AUTH_DSN=$CHNATIVE_AUTH_DSN" "CHNATIVE_HTTP_URL=$CHNATIVE_HTTP_URL"
+	"CHNATIVE_TCP_PORT=$CHNATIVE_TCP_PORT" "CHNATIVE_HTTP_PORT=$CHNATIVE_HTTP_PORT"
+	"CHNATIVE_SECURE_PORT=${CHNATIVE_SECURE_PORT:-}" "CHNATIVE_TLS_CA=${CHNATIVE_TLS_CA:-}"
+)
+echo "18.16: $CHNATIVE_DSN"
+
+step "ClickHouse 26.7 test server (scripts/modern.sh)"
+running=1
+scripts/modern.sh status 2>/dev/null || running=0
+scripts/modern.sh start >/dev/null || {
+	echo "test.sh: could not start the ClickHouse 26.7 test server (scripts/modern.sh start)" >&2
+	exit 1
+}
+[[ "$running" == 1 ]] || started_modern=1
+eval "$(scripts/modern.sh env)"
+export CHNATIVE_MODERN_DSN CHNATIVE_MODERN_AUTH_DSN CHNATIVE_MODERN_HTTP_URL CHNATIVE_MODERN_TCP_PORT \
+	CHNATIVE_MODERN_HTTP_PORT CHNATIVE_MODERN_TLS_CA CHNATIVE_MODERN_TLS_CERT CHNATIVE_MODERN_TLS_KEY
+modern_env=(
+	"CHNATIVE_DSN=$CHNATIVE_MODERN_DSN" "CHNATIVE_AUTH_DSN=$CHNATIVE_MODERN_AUTH_DSN"
+	"CHNATIVE_HTTP_URL=$CHNATIVE_MODERN_HTTP_URL"
+	"CHNATIVE_TCP_PORT=$CHNATIVE_MODERN_TCP_PORT" "CHNATIVE_HTTP_PORT=$CHNATIVE_MODERN_HTTP_PORT"
+	"CHNATIVE_SECURE_PORT=" "CHNATIVE_TLS_CA=$CHNATIVE_MODERN_TLS_CA"
+)
+echo "26.7: $CHNATIVE_MODERN_DSN"
+
+# use_server 18.16|26.7 points CHNATIVE_DSN and the variables beside it at that server.
+use_server() {
+	local kv
+	case "$1" in
+	18.16) for kv in "${legacy_env[@]}"; do export "${kv?}"; done ;;
+	26.7) for kv in "${modern_env[@]}"; do export "${kv?}"; done ;;
+	*)
+		echo "test.sh: unknown server $1" >&2
+		exit 2
+		;;
+	esac
+	[[ -n "$CHNATIVE_SECURE_PORT" ]] || unset CHNATIVE_SECURE_PORT
+	[[ -n "$CHNATIVE_TLS_CA" ]] || unset CHNATIVE_TLS_CA
+}
+use_server 18.16
 
 # ---------------------------------------------------------------- checks
 step "gofmt -l"
@@ -114,25 +180,43 @@ gotest() {
 	return "$rc"
 }
 
-run_go() {
-	# $1: a label for the step headers.
-	local label="$1" mod
-	for mod in "${modules[@]}"; do
-		step "go vet ./... ($mod$label)"
-		(cd "$mod" && go vet ./...)
-		step "go test -race -count=1 ./... ($mod$label)"
-		# shellcheck disable=SC2086
-		(cd "$mod" && gotest -race -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-} ./...)
-	done
+# packages MOD SERVER lists what the real-server pass tests in MOD against SERVER: everything,
+# except, against 26.7, conformance/types and conformance/bench: they compare the two servers
+# themselves (CHNATIVE_DSN as 18.16, CHNATIVE_MODERN_DSN as 26.7) and run in the 18.16 pass.
+packages() {
+	local mod="$1" server="$2"
+	if [[ "$server" == 26.7 && "$mod" == conformance ]]; then
+		(cd "$mod" && go list ./... | grep -v -E '/conformance/(types|bench)(/|$)')
+	else
+		echo ./...
+	fi
 }
 
 go version
-run_go ""
+for mod in "${modules[@]}"; do
+	step "go vet ./... ($mod)"
+	(cd "$mod" && go vet ./...)
+done
 
-# The race detector makes the 1M-row round trip ten times slower, so under -race it runs 100k
-# rows; here it runs at full size once more without it.
-step "go test -count=1 -run TestRoundTrip1M . (1M rows, no -race)"
-go test -count=1 -timeout 20m -run 'TestRoundTrip1M' .
+# run_go SERVER [LABEL]: the go test -race passes of every module against SERVER.
+run_go() {
+	local server="$1" mod pkgs
+	use_server "$server"
+	for mod in "${modules[@]}"; do
+		mapfile -t pkgs < <(packages "$mod" "$server")
+		step "go test -race -count=1 ($mod, ClickHouse $server: $CHNATIVE_DSN)"
+		# shellcheck disable=SC2086
+		(cd "$mod" && gotest -race -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-} "${pkgs[@]}")
+	done
+	# The race detector makes the 1M-row round trip ten times slower, so under -race it runs
+	# 100k rows; here it runs at full size once more without it.
+	step "go test -count=1 -run TestRoundTrip1M . (1M rows, no -race, ClickHouse $server)"
+	go test -count=1 -timeout 20m -run 'TestRoundTrip1M' .
+}
+
+run_go 18.16
+run_go 26.7
+use_server 18.16 # the benchmarks' "real" server is CHNATIVE_DSN, 18.16
 
 # Every benchmark arm once, on workloads 1000 times smaller (BENCH_SCALE): an arm that errors,
 # reads the wrong number of rows or skips fails here, not only under `make bench`. The report
@@ -160,17 +244,26 @@ fi
 
 if [[ "$GO127" == 1 ]]; then
 	# Go 1.27's database/sql calls RowsColumnScanner (rows_go127.go) instead of Next: the root
-	# module's tests run again on that toolchain (fetched through the Go module proxy).
+	# module's tests run again on that toolchain (fetched through the Go module proxy), against
+	# each server.
 	export GOTOOLCHAIN=go1.27.3
 	go version
 	step "go vet ./... (., GOTOOLCHAIN=$GOTOOLCHAIN)"
 	go vet ./...
-	step "go test -count=1 ./... (., GOTOOLCHAIN=$GOTOOLCHAIN)"
-	# shellcheck disable=SC2086
-	gotest -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-} ./...
+	for server in 18.16 26.7; do
+		use_server "$server"
+		step "go test -count=1 ./... (., GOTOOLCHAIN=$GOTOOLCHAIN, ClickHouse $server: $CHNATIVE_DSN)"
+		# shellcheck disable=SC2086
+		gotest -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-} ./...
+	done
+	use_server 18.16
 	# The Go 1.27 pass of make bench (read arms; noop's RowsColumnScanner exists only on 1.27).
 	[[ -f conformance/bench/run.sh ]] && bench_smoke ", GOTOOLCHAIN=$GOTOOLCHAIN" '^BenchmarkRead'
 	unset GOTOOLCHAIN
 fi
 
-step "all checks passed"
+end_step
+printf '\n==> step times\n'
+printf '%s\n' "${timings[@]}"
+printf '%5ds  total\n' $((SECONDS - run_start))
+printf '\n==> all checks passed\n'
