@@ -165,3 +165,59 @@ func TestDecodeReusedAllocs(t *testing.T) {
 		}
 	}
 }
+
+// benchDecodeCustom decodes benchRows rows of typ in serialization sp, every tenth row not the
+// default: the cost of expanding sparse and replicated data, against BenchmarkDecode* of the own
+// encoding.
+func benchDecodeCustom(b *testing.B, typ string, sp *spec, fill func(i int) any) {
+	full, err := New(typ)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range benchRows {
+		if i%10 != 0 {
+			full.AppendDefault()
+		} else if err := full.AppendValue(fill(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	kinds, body := encodeCustom(b, full, sp, 4)
+	dst, _ := New(typ)
+	var s Serialization
+	kr, r := NewBytesReader(nil), NewBytesReader(nil)
+	decode := func() {
+		kr.ResetBytes(kinds)
+		r.ResetBytes(body)
+		if err := s.ReadKinds(kr, dst); err != nil {
+			b.Fatal(err)
+		}
+		if err := s.ReadPrefix(r); err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Read(r, benchRows); err != nil {
+			b.Fatal(err)
+		}
+	}
+	decode()
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		decode()
+	}
+}
+
+func BenchmarkDecodeSparseUInt64(b *testing.B) {
+	benchDecodeCustom(b, "UInt64", specSparse, func(i int) any { return uint64(i) * 7919 })
+}
+
+func BenchmarkDecodeSparseString(b *testing.B) {
+	benchDecodeCustom(b, "String", specSparse, func(i int) any { return fmt.Sprintf("value%05d", i) })
+}
+
+func BenchmarkDecodeSparseNullableUInt64(b *testing.B) {
+	benchDecodeCustom(b, "Nullable(UInt64)", specSparse, func(i int) any { return uint64(i) })
+}
+
+func BenchmarkDecodeReplicatedString(b *testing.B) {
+	benchDecodeCustom(b, "String", specRepl, func(i int) any { return fmt.Sprintf("value%02d", i%50) })
+}

@@ -23,6 +23,19 @@
 // reused as soon as Read returns. A Reader never writes into a slice given to NewBytesReader or
 // ResetBytes.
 //
+// # Custom serializations
+//
+// A server may send a block column in a serialization other than its type's own: sparse (the
+// positions of the non-default rows, then only those values; to clients of revision 54465 and
+// above, Nullable columns from 54483) or replicated (one index per row into the distinct rows;
+// from 54482), and a Tuple's elements each in their own. The protocol layer reads the kinds that
+// precede such a column with [Serialization.ReadKinds] and decodes its prefix and data with
+// [Serialization.ReadPrefix] and [Serialization.Read], which fill the column exactly as its own
+// encoding would: columns never hold sparse or replicated data, and nothing that reads them
+// knows the difference. A Serialization keeps its scratch columns for the next block. The rows
+// such data expands to are bounded by the block's rows and by [MaxExpandedRows] and
+// [MaxExpandedBytes], since a few bytes of input can describe many rows.
+//
 // # Errors
 //
 // Read fails with a *[DecodeError] on malformed input, wrapping io.ErrUnexpectedEOF when the input

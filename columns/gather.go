@@ -176,23 +176,6 @@ func (c *Nullable) gatherRows(src Column, idx []uint32) error {
 	return nil
 }
 
-// gatherNonNull fills a Nullable from values of its nested type: NULL where idx[i] is noRow.
-func (c *Nullable) gatherNonNull(src Column, idx []uint32) error {
-	if err := gather(c.inner, src, idx); err != nil {
-		c.Reset()
-		return err
-	}
-	c.nulls = growLen(c.nulls, len(idx))
-	for i, k := range idx {
-		if k == noRow {
-			c.nulls[i] = 1
-		} else {
-			c.nulls[i] = 0
-		}
-	}
-	return nil
-}
-
 func (c *SimpleAggregateFunction) gatherRows(src Column, idx []uint32) error {
 	s, ok := src.(*SimpleAggregateFunction)
 	if !ok {

@@ -49,22 +49,41 @@ func (s *Serialization) readReplicated(r *Reader, m int, dst Column, rows int) e
 		return decodeErr(dst, "replicated distinct rows: %v", err)
 	}
 	l.idx = growLen(l.idx, rows)
-	for i := range l.idx {
-		var k uint64
-		switch b := l.raw[i*int(width):]; width {
-		case 1:
-			k = uint64(b[0])
-		case 2:
-			k = uint64(binary.LittleEndian.Uint16(b))
-		case 4:
-			k = uint64(binary.LittleEndian.Uint32(b))
-		default:
-			k = binary.LittleEndian.Uint64(b)
+	bad := -1 // the first row whose index is out of range
+	switch raw := l.raw; width {
+	case 1:
+		for i := range l.idx {
+			if l.idx[i] = uint32(raw[i]); l.idx[i] >= uint32(distinct) && bad < 0 {
+				bad = i
+			}
 		}
-		if k >= uint64(distinct) {
-			return decodeErr(dst, "row %d: replicated index %d, but there are %d distinct rows", i, k, distinct)
+	case 2:
+		for i := range l.idx {
+			if l.idx[i] = uint32(binary.LittleEndian.Uint16(raw[2*i:])); l.idx[i] >= uint32(distinct) && bad < 0 {
+				bad = i
+			}
 		}
-		l.idx[i] = uint32(k)
+	case 4:
+		for i := range l.idx {
+			if l.idx[i] = binary.LittleEndian.Uint32(raw[4*i:]); l.idx[i] >= uint32(distinct) && bad < 0 {
+				bad = i
+			}
+		}
+	default:
+		for i := range l.idx {
+			k := binary.LittleEndian.Uint64(raw[8*i:])
+			if k >= uint64(distinct) && bad < 0 {
+				bad = i
+			}
+			l.idx[i] = uint32(k)
+		}
+	}
+	if bad >= 0 {
+		k := uint64(l.idx[bad])
+		if width == 8 {
+			k = binary.LittleEndian.Uint64(l.raw[8*bad:])
+		}
+		return decodeErr(dst, "row %d: replicated index %d, but there are %d distinct rows", bad, k, distinct)
 	}
 	if err := s.readLevel(r, m-1, distinct); err != nil {
 		return err

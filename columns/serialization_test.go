@@ -217,6 +217,8 @@ func TestSparseBytes(t *testing.T) {
 		{"trailing defaults", "Int32", "01", "01 " + end(3) + " ff ff ff ff", 5, []any{int32(0), int32(-1), int32(0), int32(0), int32(0)}},
 		{"leading and between", "UInt16", "01", "02 01 " + end(0) + " 01 00 02 00", 5, []any{uint16(0), uint16(0), uint16(1), uint16(0), uint16(2)}},
 		{"end of granule with zero trailing", "String", "01", "03 " + end(0) + ` 01 78`, 4, []any{"", "", "", "x"}},
+		// A group of 200 defaults takes two bytes.
+		{"long gap", "UInt8", "01", "00 c8 01 " + end(0) + " 01 02", 202, append(append([]any{uint8(1)}, repeat(uint8(0), 200)...), uint8(2))},
 		// Captured from 26.7: SELECT a FROM sp LIMIT 12, a UInt64 = 3 at row 3.
 		{"captured UInt64", "UInt64", "01", "03 88 80 80 80 80 80 80 80 40 03 00 00 00 00 00 00 00", 12,
 			[]any{uint64(0), uint64(0), uint64(0), uint64(3), uint64(0), uint64(0), uint64(0), uint64(0), uint64(0), uint64(0), uint64(0), uint64(0)}},
@@ -263,6 +265,14 @@ func TestSparseBytes(t *testing.T) {
 }
 
 func bigInt(v int64) any { return big.NewInt(v) }
+
+func repeat(v any, n int) []any {
+	out := make([]any, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
 
 // requireCustomShortRead checks that every truncation of body fails with io.ErrUnexpectedEOF and
 // leaves the column empty.

@@ -37,12 +37,11 @@ func (s *Serialization) readSparse(r *Reader, m int, dst Column, rows int) error
 	if src.Rows() != k {
 		return decodeErr(dst, "sparse values: %d decoded, want %d", src.Rows(), k)
 	}
-	l.idx = sparseIndex(l.idx, l.pos, rows)
 	if nc := nullableOf(dst); nc != nil && m == 2 {
 		// Values of the nested type (bind made levels[1] of that type): the left-out rows are NULL.
-		return nc.gatherNonNull(src, l.idx)
+		return nc.scatterNonNull(src, l.pos, rows, &l.idx)
 	}
-	return gather(dst, src, l.idx)
+	return scatter(dst, src, l.pos, rows, &l.idx)
 }
 
 // readSparseOffsets reads the offsets stream of a sparse column of rows rows, appending the
@@ -50,6 +49,25 @@ func (s *Serialization) readSparse(r *Reader, m int, dst Column, rows int) error
 func readSparseOffsets(r *Reader, rows int, pos []uint32) ([]uint32, error) {
 	total := 0 // rows accounted for so far
 	for {
+		// Fast path: the one-byte groups (fewer than 128 defaults before a value) in the buffered
+		// window. The last group, which carries endOfGranule, is never one byte long.
+		b := r.buf[r.r:r.w]
+		p := 0
+		for p < len(b) && b[p] < 0x80 {
+			g := int(b[p])
+			p++
+			if g >= rows-total {
+				r.r += p
+				if g > rows-total {
+					return pos, fmt.Errorf("%d default rows after row %d pass the block's %d rows", g, total, rows)
+				}
+				return pos, fmt.Errorf("a value at row %d, past the block's %d rows", rows, rows)
+			}
+			total += g
+			pos = append(pos, uint32(total))
+			total++
+		}
+		r.r += p
 		g, err := r.UVarInt()
 		if err != nil {
 			return pos, unexpected(err)
@@ -72,6 +90,145 @@ func readSparseOffsets(r *Reader, rows int, pos []uint32) ([]uint32, error) {
 		pos = append(pos, uint32(total))
 		total++
 	}
+}
+
+// scatterer is implemented by columns that spread sparse values over their rows directly,
+// without gather indexes.
+type scatterer interface {
+	// scatterRows replaces the contents with rows rows: row pos[j] of src at pos[j] (positions
+	// increasing, below rows), the default value elsewhere. errNoGather asks for the gather path.
+	scatterRows(src Column, pos []uint32, rows int) error
+}
+
+// scatter replaces dst's contents with the sparse values src at positions pos of rows rows; idx
+// is the buffer of the gather fallback. On error dst is left empty.
+func scatter(dst, src Column, pos []uint32, rows int, idx *[]uint32) error {
+	if sc, ok := dst.(scatterer); ok {
+		err := sc.scatterRows(src, pos, rows)
+		if err == nil {
+			return nil
+		}
+		dst.Reset()
+		if err != errNoGather {
+			return decodeErr(dst, "expanding rows: %v", err)
+		}
+	}
+	*idx = sparseIndex(*idx, pos, rows)
+	return gather(dst, src, *idx)
+}
+
+// scatterSlice returns dst (reused) of rows zero values with src[j] at pos[j].
+func scatterSlice[T any](dst, src []T, pos []uint32, rows int) []T {
+	dst = growLen(dst, rows)
+	clear(dst)
+	for j, p := range pos {
+		dst[p] = src[j]
+	}
+	return dst
+}
+
+func (c *Fixed[T]) scatterRows(src Column, pos []uint32, rows int) error {
+	s, ok := src.(interface{ Values() []T })
+	if !ok {
+		return errNoGather
+	}
+	c.data = scatterSlice(c.data, s.Values(), pos, rows)
+	return nil
+}
+
+func (c *Wide[T]) scatterRows(src Column, pos []uint32, rows int) error {
+	s, ok := src.(interface{ Values() []T })
+	if !ok {
+		return errNoGather
+	}
+	c.data = scatterSlice(c.data, s.Values(), pos, rows)
+	return nil
+}
+
+func (c *UUID) scatterRows(src Column, pos []uint32, rows int) error {
+	s, ok := src.(*UUID)
+	if !ok {
+		return errNoGather
+	}
+	c.data = scatterSlice(c.data, s.data, pos, rows)
+	return nil
+}
+
+func (c *IPv6) scatterRows(src Column, pos []uint32, rows int) error {
+	s, ok := src.(*IPv6)
+	if !ok {
+		return errNoGather
+	}
+	c.data = scatterSlice(c.data, s.data, pos, rows)
+	return nil
+}
+
+// scatterRows keeps src's bytes as they are (the values stay in row order) and spreads the ends.
+func (c *String) scatterRows(src Column, pos []uint32, rows int) error {
+	s, ok := src.(*String)
+	if !ok {
+		return errNoGather
+	}
+	c.buf = append(c.buf[:0], s.buf...)
+	c.ends = growLen(c.ends, rows)
+	end, i := 0, 0
+	for j, p := range pos {
+		for ; i < int(p); i++ {
+			c.ends[i] = end
+		}
+		end = s.ends[j]
+		c.ends[i] = end
+		i++
+	}
+	for ; i < rows; i++ {
+		c.ends[i] = end
+	}
+	return nil
+}
+
+func (c *FixedString) scatterRows(src Column, pos []uint32, rows int) error {
+	s, ok := src.(*FixedString)
+	if !ok || s.n != c.n {
+		return errNoGather
+	}
+	if total := uint64(rows) * uint64(c.n); total > MaxExpandedBytes {
+		return &LimitError{What: "expanded FixedString bytes", Value: total, Max: MaxExpandedBytes}
+	}
+	n := c.n
+	c.data = growLen(c.data, rows*n)
+	clear(c.data)
+	for j, p := range pos {
+		copy(c.data[int(p)*n:(int(p)+1)*n], s.data[j*n:(j+1)*n])
+	}
+	return nil
+}
+
+func (c *SimpleAggregateFunction) scatterRows(src Column, pos []uint32, rows int) error {
+	s, ok := src.(*SimpleAggregateFunction)
+	if !ok {
+		return errNoGather
+	}
+	if _, ok := c.inner.(scatterer); !ok {
+		return errNoGather
+	}
+	return c.inner.(scatterer).scatterRows(s.inner, pos, rows)
+}
+
+// scatterNonNull fills a Nullable from sparse values of its nested type: NULL at every row but
+// pos. idx is the buffer of the gather fallback.
+func (c *Nullable) scatterNonNull(src Column, pos []uint32, rows int, idx *[]uint32) error {
+	if err := scatter(c.inner, src, pos, rows, idx); err != nil {
+		c.Reset()
+		return err
+	}
+	c.nulls = growLen(c.nulls, rows)
+	for i := range c.nulls {
+		c.nulls[i] = 1
+	}
+	for _, p := range pos {
+		c.nulls[p] = 0
+	}
+	return nil
 }
 
 // sparseIndex returns the gather indexes of a sparse column: noRow for every row, except j at row
