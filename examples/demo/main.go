@@ -1,7 +1,7 @@
 // Command demo inserts rows into ClickHouse through both of chnative's insert paths, reads them back
 // both ways, and prints the throughput of each:
 //
-//	go run ./examples/demo [-dsn DSN] [-rows N] [-compress none|lz4|zstd]
+//	go run ./examples/demo [-dsn DSN] [-rows N] [-compress none|lz4|zstd] [-table NAME]
 //
 // Without -dsn it uses $CHNATIVE_DSN, and when that is empty too it runs scripts/clickhouse.sh start
 // (from the repository) to start the local test server and uses the DSN it prints.
@@ -36,9 +36,12 @@ import (
 	"github.com/chnative/chnative/dsn"
 )
 
-const table = "chnative_demo"
+// table is the table the demo drops, creates and fills (-table; chnative_demo by default).
+var table = "chnative_demo"
 
-const createTable = `CREATE TABLE ` + table + ` (
+// createTable returns the CREATE TABLE statement of table.
+func createTable() string {
+	return `CREATE TABLE ` + table + ` (
 	id    UInt64,
 	name  String,
 	value Float64,
@@ -47,6 +50,7 @@ const createTable = `CREATE TABLE ` + table + ` (
 	tags  Array(UInt32),
 	kind  LowCardinality(String)
 ) ENGINE = Memory`
+}
 
 // flushEvery is how many rows the Batch path buffers before it sends a block.
 const flushEvery = 100_000
@@ -100,6 +104,7 @@ func run() error {
 	dsnFlag := flag.String("dsn", os.Getenv("CHNATIVE_DSN"), "ClickHouse DSN (default $CHNATIVE_DSN; empty: start the local server with scripts/clickhouse.sh)")
 	rowsFlag := flag.Int("rows", 1_000_000, "rows to insert through each insert path")
 	compress := flag.String("compress", "none", "block compression: none, lz4 or zstd (overrides compress= in the DSN)")
+	flag.StringVar(&table, "table", table, "the table to drop, create and fill")
 	flag.Parse()
 	if *rowsFlag < 0 {
 		return fmt.Errorf("-rows must be >= 0, got %d", *rowsFlag)
@@ -139,7 +144,7 @@ func run() error {
 	if _, err := db.ExecContext(ctx, "DROP TABLE IF EXISTS "+table); err != nil {
 		return err
 	}
-	if _, err := db.ExecContext(ctx, createTable); err != nil {
+	if _, err := db.ExecContext(ctx, createTable()); err != nil {
 		return err
 	}
 	want := expected(n)
@@ -396,7 +401,7 @@ func emptyTable(ctx context.Context, db *sql.DB) error {
 	if _, err := db.ExecContext(ctx, "DROP TABLE "+table); err != nil {
 		return err
 	}
-	_, err := db.ExecContext(ctx, createTable)
+	_, err := db.ExecContext(ctx, createTable())
 	return err
 }
 
