@@ -664,3 +664,46 @@ func normJSON(v any) any {
 	}
 	return v
 }
+
+// TestSparseServerParts reads a table whose parts store the same columns sparse, then full, then
+// sparse again: the blocks of one result alternate serializations, and the decoder's reused
+// state must follow.
+func TestSparseServerParts(t *testing.T) {
+	ref := modernDB(t, 54460)
+	db := modernDB(t, 54488)
+	table := tableName("sparse_parts")
+	mustExec(t, ref, "CREATE TABLE "+table+" (id UInt32, v UInt64, s String, n Nullable(Int32), t Tuple(a UInt8, b String)) ENGINE = MergeTree ORDER BY id"+
+		" SETTINGS ratio_of_defaults_for_sparse_serialization = 0.5, nullable_serialization_version = 'allow_sparse'")
+	t.Cleanup(func() { _, _ = ref.Exec("DROP TABLE IF EXISTS " + table) })
+	for part, dense := range []bool{false, true, false} {
+		cond := "number % 9 = 4"
+		if dense {
+			cond = "1"
+		}
+		mustExec(t, ref, fmt.Sprintf("INSERT INTO %s SELECT %d + number, if(%s, number + 1, 0), if(%s, 'v' || toString(number), ''), if(%s, number, NULL), (if(%s, 1, 0), if(%s, 'b', '')) FROM numbers(100)",
+			table, part*100, cond, cond, cond, cond, cond))
+	}
+	query := "SELECT * FROM " + table + " SETTINGS max_threads = 1, max_block_size = 50"
+	sorted := func(rows [][]string) [][]string {
+		sort.Slice(rows, func(i, j int) bool {
+			a, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(rows[i][0], "uint32("), ")"))
+			b, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(rows[j][0], "uint32("), ")"))
+			return a < b
+		})
+		return rows
+	}
+	want := queryBlocks(t, ref, query)
+	got := queryBlocks(t, db, query)
+	if len(want.rows) != 300 {
+		t.Fatalf("%d rows", len(want.rows))
+	}
+	sameRows(t, "54488 QueryBlocks", got.names, sorted(got.rows), sorted(want.rows))
+	sameRows(t, "54488 database/sql", got.names, sorted(queryRows(t, db, query)), sorted(queryRows(t, ref, query)))
+	kinds := map[string]int{}
+	for _, sers := range got.sers {
+		kinds[sers[1]]++
+	}
+	if kinds["Sparse"] == 0 || kinds[""] == 0 {
+		t.Fatalf("column v arrived %v over %d blocks: want both sparse and full blocks", kinds, len(got.sers))
+	}
+}
