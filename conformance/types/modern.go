@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -125,7 +126,10 @@ func (m *Modern) HTTP(sql string) ([]byte, error) {
 // ModernResult is what one modern run found for one case.
 type ModernResult struct {
 	Check Check
-	Kind  string // serialization_kind of v in the part the server wrote (system.parts_columns)
+	Kind  string // serialization_kind of v in the parts the server wrote (system.parts_columns)
+	// Wire lists the custom serializations (Block.Serialization) in which the server sent v to
+	// QueryBlocks, "" when every block came in the type's own encoding.
+	Wire string
 }
 
 // RunModern round-trips the case's values through MergeTree tables on the modern server:
@@ -133,9 +137,10 @@ type ModernResult struct {
 //  1. the server fills table src from the case's SQL values (INSERT ... SELECT over HTTP), each
 //     followed by ModernSpread-1 rows of the type's default value (a second INSERT, so a second
 //     part);
-//  2. the driver reads src through database/sql Rows and through QueryBlocks: each column's type
-//     name must be the server's toTypeName(v), and each value, in canonical form, the line the
-//     server prints for src in FORMAT TabSeparated over HTTP;
+//  2. the driver reads src through database/sql Rows and through QueryBlocks, part by part as
+//     stored (see readSQL: at a revision that takes them, sparse columns arrive sparse): each
+//     column's type name must be the server's toTypeName(v), and each value, in canonical form,
+//     the line the server prints for src in FORMAT TabSeparated over HTTP;
 //  3. the values read through Rows are written to table a with a prepared insert in a
 //     transaction (Prepare + Exec per row + Commit), those read through QueryBlocks to table b
 //     with PrepareBatch;
@@ -153,7 +158,7 @@ func RunModern(m *Modern, k Case, table string) ModernResult {
 	src, ta, tb := table+"_src", table+"_a", table+"_b"
 	defer m.dropTables(src, ta, tb)
 	var res ModernResult
-	res.Check = m.roundTrip(k, src, ta, tb, &res.Kind)
+	res.Check = m.roundTrip(k, src, ta, tb, &res)
 	return res
 }
 
@@ -163,7 +168,7 @@ func (m *Modern) dropTables(names ...string) {
 	}
 }
 
-func (m *Modern) roundTrip(k Case, src, ta, tb string, kind *string) Check {
+func (m *Modern) roundTrip(k Case, src, ta, tb string, res *ModernResult) Check {
 	for _, t := range []string{src, ta, tb} {
 		if _, err := m.HTTP("DROP TABLE IF EXISTS " + t); err != nil {
 			return failErr("drop", err)
@@ -195,7 +200,7 @@ func (m *Modern) roundTrip(k Case, src, ta, tb string, kind *string) Check {
 	if err != nil {
 		return failErr("parts_columns", err)
 	}
-	*kind = strings.Join(lines(kinds), ",")
+	res.Kind = strings.Join(lines(kinds), ",")
 	// print_pretty_type_names = 0: the one-line spelling, as in Native headers (the default, 1,
 	// breaks named tuples over lines).
 	tn, err := m.HTTP(fmt.Sprintf("SELECT toTypeName(v) FROM %s LIMIT 1 FORMAT TSVRaw SETTINGS print_pretty_type_names = 0", src))
@@ -239,7 +244,7 @@ func (m *Modern) roundTrip(k Case, src, ta, tb string, kind *string) Check {
 		}
 	}
 	// Through QueryBlocks, then PrepareBatch into b.
-	if vals, c := m.readBlocks(src, typeName, plain, labels); note(c) || vals != nil {
+	if vals, c := m.readBlocks(src, typeName, plain, labels, &res.Wire); note(c) || vals != nil {
 		if note(m.writeBatch(tb, vals, labels)) {
 			written(tb, "PrepareBatch")
 		}
@@ -330,8 +335,26 @@ func compareRows(what string, got, want, values []string) Check {
 	return pass()
 }
 
+// readSQL reads src in storage order, one part after the other (no ORDER BY, one thread), so
+// that each part's column keeps the serialization it was stored in (a sort would materialize
+// sparse columns); the rows are put in i order by the reader.
+const readSQL = "SELECT i, v FROM %s SETTINGS max_threads = 1"
+
+// inOrder sorts the values read by their row number i and checks that i runs 0, 1, ... n-1.
+func inOrder(is []uint32, vals []any) ([]any, error) {
+	out := make([]any, len(vals))
+	seen := make([]bool, len(vals))
+	for k, i := range is {
+		if int(i) >= len(out) || seen[i] {
+			return nil, fmt.Errorf("row number %d repeated or out of range (%d rows)", i, len(vals))
+		}
+		out[i], seen[i] = vals[k], true
+	}
+	return out, nil
+}
+
 func (m *Modern) readRows(src, typeName string, want, values []string) ([]any, Check) {
-	rows, err := m.DB.Query(fmt.Sprintf("SELECT v FROM %s ORDER BY i", src))
+	rows, err := m.DB.Query(fmt.Sprintf(readSQL, src))
 	if err != nil {
 		return nil, failErr("Rows: select", err)
 	}
@@ -340,44 +363,53 @@ func (m *Modern) readRows(src, typeName string, want, values []string) ([]any, C
 	if err != nil {
 		return nil, failErr("Rows: column types", err)
 	}
-	if got := cts[0].DatabaseTypeName(); got != typeName {
+	if got := cts[1].DatabaseTypeName(); got != typeName {
 		return nil, fail("Rows: DatabaseTypeName %s, server toTypeName %s", got, typeName)
 	}
+	var is []uint32
 	var vals []any
-	var got []string
 	for rows.Next() {
+		var i uint32
 		var v any
-		if err := rows.Scan(&v); err != nil {
+		if err := rows.Scan(&i, &v); err != nil {
 			return nil, failErr("Rows: scan", err)
 		}
-		vals = append(vals, v)
-		got = append(got, canonicalOrError(typeName, v))
+		is, vals = append(is, i), append(vals, v)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, failErr("Rows", err)
 	}
-	return vals, compareRows("Rows", got, want, values)
+	if vals, err = inOrder(is, vals); err != nil {
+		return nil, failErr("Rows", err)
+	}
+	return vals, compareRows("Rows", canonicalAll(typeName, vals), want, values)
 }
 
-func (m *Modern) readBlocks(src, typeName string, want, values []string) ([]any, Check) {
+func (m *Modern) readBlocks(src, typeName string, want, values []string, wire *string) ([]any, Check) {
+	var is []uint32
 	var vals []any
-	var got []string
+	var sers []string
 	err := m.raw(func(c chnative.Conn) error {
-		bl, err := c.QueryBlocks(context.Background(), fmt.Sprintf("SELECT v FROM %s ORDER BY i", src))
+		bl, err := c.QueryBlocks(context.Background(), fmt.Sprintf(readSQL, src))
 		if err != nil {
 			return err
 		}
 		defer bl.Close()
 		for bl.Next() {
 			b := bl.Block()
-			if b.Type(0) != typeName {
-				return fmt.Errorf("block column type %s, server toTypeName %s", b.Type(0), typeName)
+			if b.Type(1) != typeName {
+				return fmt.Errorf("block column type %s, server toTypeName %s", b.Type(1), typeName)
 			}
-			col := b.Column(0)
-			for i := range b.Rows() {
-				v := col.Value(i)
-				vals = append(vals, v)
-				got = append(got, canonicalOrError(typeName, v))
+			if ser := b.Serialization(1); ser != nil && !ser.IsDefault() && !slices.Contains(sers, ser.String()) {
+				sers = append(sers, ser.String())
+			}
+			ic, ok := b.Column(0).(*columns.Fixed[uint32])
+			if !ok {
+				return fmt.Errorf("column i is %T", b.Column(0))
+			}
+			col := b.Column(1)
+			for r := range b.Rows() {
+				is, vals = append(is, ic.Values()[r]), append(vals, col.Value(r))
 			}
 		}
 		if err := bl.Err(); err != nil {
@@ -385,10 +417,22 @@ func (m *Modern) readBlocks(src, typeName string, want, values []string) ([]any,
 		}
 		return bl.Close()
 	})
+	if err == nil {
+		vals, err = inOrder(is, vals)
+	}
 	if err != nil {
 		return nil, failErr("QueryBlocks", err)
 	}
-	return vals, compareRows("QueryBlocks", got, want, values)
+	*wire = strings.Join(sers, ",")
+	return vals, compareRows("QueryBlocks", canonicalAll(typeName, vals), want, values)
+}
+
+func canonicalAll(typ string, vals []any) []string {
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		out[i] = canonicalOrError(typ, v)
+	}
+	return out
 }
 
 func (m *Modern) writePrepared(t string, vals []any, values []string) Check {

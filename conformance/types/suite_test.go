@@ -5,11 +5,14 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/chnative/chnative/conformance/chdb"
 	"github.com/chnative/chnative/internal/testenv"
+	"github.com/chnative/chnative/nativeproto"
 )
 
 var update = flag.Bool("update", false, "rewrite conformance/TYPES.md")
@@ -111,7 +114,10 @@ func openServer(t *testing.T) *sql.DB {
 	return db
 }
 
-// openModern returns the runs of the 26.7 round trip: one at the revision the driver negotiates.
+// openModern returns the runs of the 26.7 round trip, one per protocol revision, lowest first:
+// the driver's default (nativeproto.ClientRevision), the last before sparse columns (54460: the
+// server sends every column in full) and the newest the driver speaks (nativeproto.LatestRevision:
+// the server may send sparse and replicated columns), through the protocol_revision DSN key.
 // Without CHNATIVE_MODERN_DSN it returns none outside CI and fails in CI.
 func openModern(t *testing.T) []*Modern {
 	dsn, httpURL := os.Getenv(testenv.EnvModernDSN), os.Getenv(testenv.EnvModernHTTPURL)
@@ -122,18 +128,27 @@ func openModern(t *testing.T) []*Modern {
 		return nil
 	}
 	var out []*Modern
-	for _, extra := range [][][2]string{nil} {
+	seen := map[uint64]bool{}
+	revKey := func(r nativeproto.Revision) [][2]string {
+		return [][2]string{{"protocol_revision", strconv.FormatUint(uint64(r), 10)}}
+	}
+	for _, extra := range [][][2]string{nil, revKey(nativeproto.RevServerQueryTimeInProgress), revKey(nativeproto.LatestRevision)} {
 		d, err := ModernDSN(dsn, extra...)
 		if err != nil {
 			t.Fatalf("%s: %v", testenv.EnvModernDSN, err)
 		}
 		m, err := OpenModern("", d, httpURL)
 		if err != nil {
-			t.Fatalf("26.7 server: %v", err)
+			t.Fatalf("26.7 server (%v): %v", extra, err)
 		}
-		m.Label = "26.7 @" + itoa(int(m.Revision))
 		t.Cleanup(func() { m.DB.Close() })
+		if seen[m.Revision] {
+			continue
+		}
+		seen[m.Revision] = true
+		m.Label = "26.7 @" + strconv.FormatUint(m.Revision, 10)
 		out = append(out, m)
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Revision < out[j].Revision })
 	return out
 }
