@@ -311,8 +311,10 @@ func readBlock(r *columns.Reader, rev Revision, withInfo bool, reuse *Block, scr
 // Servers send has_custom = 1 to clients of revision 54454 and above whenever a column is not in
 // its default serialization; at revisions below RevSparseSerialization (54465) they convert
 // sparse columns to full ones first, below RevReplicatedSerialization (54482) replicated ones,
-// and below RevNullableSparseSerialization (54483) sparse Nullable columns. Whatever kinds
-// arrive are decoded: the stream says what it holds.
+// and below RevNullableSparseSerialization (54483) sparse Nullable columns. Those conversions
+// look at the column's top only: 26.7 sends a Tuple's Nullable elements sparse from 54465, and a
+// replicated column whose rows are sparse as a sparse one below 54482. Whatever kinds arrive are
+// decoded: the stream says what it holds.
 func (b *Block) readSerialization(r *columns.Reader, i int, col columns.Column) (*columns.Serialization, error) {
 	custom, err := r.Byte()
 	if err != nil {
