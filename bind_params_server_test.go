@@ -16,6 +16,7 @@ import (
 
 	"github.com/chnative/chnative/columns"
 	"github.com/chnative/chnative/internal/testenv"
+	"github.com/chnative/chnative/nativeproto"
 )
 
 func openParamsServer(t *testing.T, dsn string) *sql.DB {
@@ -221,11 +222,20 @@ func paramCases() []paramCase {
 
 // TestParamsServer sends each case as a server-side query parameter, by sql.Named with
 // {p:Type}, by WithParameters, and by WithParameters through QueryBlocks, and checks that the
-// server's toString and toTypeName of it equal those of the literal. On 18.16 (no query
-// parameters: sql.Named becomes CAST(literal AS Type)) the cases of types it has run too.
+// server's toString and toTypeName of it equal those of the literal, on 26.7 at the driver's
+// default revision and at nativeproto.LatestRevision. On 18.16 (no query parameters: sql.Named
+// becomes CAST(literal AS Type)) the cases of types it has run too.
 func TestParamsServer(t *testing.T) {
 	t.Run("26.7", func(t *testing.T) {
 		runParamCases(t, openParamsServer(t, testenv.ModernDSN(t)), false)
+	})
+	t.Run("26.7@LatestRevision", func(t *testing.T) {
+		dsn := testenv.ModernDSN(t)
+		sep := "?"
+		if strings.Contains(dsn, "?") {
+			sep = "&"
+		}
+		runParamCases(t, openParamsServer(t, fmt.Sprintf("%s%sprotocol_revision=%d", dsn, sep, nativeproto.LatestRevision)), false)
 	})
 	t.Run("18.16", func(t *testing.T) {
 		runParamCases(t, openParamsServer(t, testenv.DSN(t)), true)
