@@ -11,6 +11,7 @@ const MaxElements = 1 << 36
 type Array struct {
 	elem Column
 	offs []uint64
+	gidx []uint32 // element indexes of a gather (gather.go), reused
 }
 
 // NewArray returns an empty Array column of elem, which must be empty.

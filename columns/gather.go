@@ -209,8 +209,9 @@ func (c *Tuple) gatherRows(src Column, idx []uint32) error {
 }
 
 // gatherOffsets sets offs (reused) to the offsets of the rows idx selects from src's offsets
-// (an empty row for noRow) and returns the element indexes those rows hold, in order.
-func gatherOffsets(offs, src []uint64, idx []uint32) ([]uint64, []uint32, error) {
+// (an empty row for noRow) and returns in elems (reused) the element indexes those rows hold, in
+// order.
+func gatherOffsets(offs, src []uint64, idx, elems []uint32) ([]uint64, []uint32, error) {
 	bounds := func(k uint32) (uint64, uint64) {
 		if k == 0 {
 			return 0, src[0]
@@ -223,11 +224,11 @@ func gatherOffsets(offs, src []uint64, idx []uint32) ([]uint64, []uint32, error)
 			lo, hi := bounds(k)
 			total += hi - lo
 			if total > MaxExpandedRows {
-				return offs, nil, &LimitError{What: "expanded array elements", Value: total, Max: MaxExpandedRows}
+				return offs, elems, &LimitError{What: "expanded array elements", Value: total, Max: MaxExpandedRows}
 			}
 		}
 	}
-	elems := make([]uint32, 0, total)
+	elems = slices.Grow(elems[:0], int(total))
 	offs = growLen(offs, len(idx))
 	for i, k := range idx {
 		if k != noRow {
@@ -257,7 +258,8 @@ func (c *Array) gatherRows(src Column, idx []uint32) error {
 	if s == nil {
 		return errNoGather
 	}
-	offs, elems, err := gatherOffsets(c.offs, s.offs, idx)
+	offs, elems, err := gatherOffsets(c.offs, s.offs, idx, c.gidx)
+	c.gidx = elems
 	if err != nil {
 		return err
 	}
@@ -274,7 +276,8 @@ func (c *Map) gatherRows(src Column, idx []uint32) error {
 	if !ok {
 		return errNoGather
 	}
-	offs, elems, err := gatherOffsets(c.offs, s.offs, idx)
+	offs, elems, err := gatherOffsets(c.offs, s.offs, idx, c.gidx)
+	c.gidx = elems
 	if err != nil {
 		return err
 	}

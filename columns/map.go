@@ -10,6 +10,7 @@ import (
 type Map struct {
 	keys, vals Column
 	offs       []uint64
+	gidx       []uint32 // entry indexes of a gather (gather.go), reused
 }
 
 // NewMap returns an empty Map column of the given (empty) key and value columns. The key column's

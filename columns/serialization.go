@@ -1,6 +1,7 @@
 package columns
 
 import (
+	"slices"
 	"strconv"
 )
 
@@ -79,6 +80,10 @@ type Serialization struct {
 	// 1 .. len(kinds); levels[len(kinds)].col is the column being decoded, the others are scratch
 	// columns reused while their type stays the same.
 	levels []level
+	// The column and kinds of the last bind: when both are the same again, so are the scratch
+	// columns, and bind does not compare type names (building some allocates).
+	boundCol   Column
+	boundKinds []Kind
 }
 
 // level is one layer of a Serialization: its column and the buffers of the layer that fills it.
@@ -249,6 +254,10 @@ func (s *Serialization) String() string {
 // below the top of the stack.
 func (s *Serialization) bind(col Column) error {
 	n := len(s.kinds)
+	if col == s.boundCol && slices.Equal(s.kinds, s.boundKinds) && len(s.levels) == n+1 {
+		return s.bindElems(s.levels[1].col)
+	}
+	s.boundCol, s.boundKinds = nil, append(s.boundKinds[:0], s.kinds...)
 	for len(s.levels) <= n {
 		s.levels = append(s.levels, level{})
 	}
@@ -276,15 +285,26 @@ func (s *Serialization) bind(col Column) error {
 		s.levels[m].col = sc
 		target = sc
 	}
-	if len(s.elems) > 0 {
-		t := tupleOf(target)
-		if t == nil || len(t.elems) != len(s.elems) {
-			return decodeErr(col, "element serializations for a column that is not a tuple of %d elements", len(s.elems))
-		}
-		for j, e := range s.elems {
-			if err := e.bind(t.elems[j]); err != nil {
-				return err
-			}
+	if err := s.bindElems(target); err != nil {
+		return err
+	}
+	s.boundCol = col
+	return nil
+}
+
+// bindElems binds the element serializations to the elements of bottom, the column that decodes
+// the DEFAULT layer.
+func (s *Serialization) bindElems(bottom Column) error {
+	if len(s.elems) == 0 {
+		return nil
+	}
+	t := tupleOf(bottom)
+	if t == nil || len(t.elems) != len(s.elems) {
+		return decodeErr(bottom, "element serializations for a column that is not a tuple of %d elements", len(s.elems))
+	}
+	for j, e := range s.elems {
+		if err := e.bind(t.elems[j]); err != nil {
+			return err
 		}
 	}
 	return nil

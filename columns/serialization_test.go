@@ -537,6 +537,8 @@ func TestCustomReuse(t *testing.T) {
 		{"Tuple(a UInt8, b Nullable(String))", &spec{elems: []*spec{specSparse, specSparse}}, []any{[]any{1, "x"}, []any{2, nil}}},
 		{"String", specRepl, []any{"a", "bc"}},
 		{"Int128", specSR, []any{1, 2}},
+		{"Tuple(a Array(String), b Nullable(UInt8))", &spec{top: []Kind{KindReplicated}, elems: []*spec{nil, specSparse}}, []any{[]any{[]string{"x"}, 1}, []any{[]string{}, nil}}},
+		{"Map(String, UInt64)", specRepl, []any{map[string]uint64{"a": 1}, map[string]uint64{}}},
 	}
 	for _, tc := range cases {
 		full := withDefaults(t, tc.typ, tc.vals, 0)
