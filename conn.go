@@ -1013,6 +1013,13 @@ func sessionTimezoneOfSet(stmt string) (tz string, ok bool) {
 	}
 }
 
+// isSetSessionTimezone reports whether stmt is a SET statement that gives session_timezone a
+// value the connection can follow.
+func isSetSessionTimezone(stmt string) bool {
+	_, ok := sessionTimezoneOfSet(stmt)
+	return ok
+}
+
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
 
 // unquoteSQLString reads the single-quoted literal at the start of s (doubled quotes and

@@ -456,7 +456,10 @@ func TestFakeModernTimezoneUpdateInsertAndCancel(t *testing.T) {
 						break
 					}
 				}
-				if err := c.Write(join(timezoneUpdate("Australia/Sydney"), eos())); err != nil {
+				// Progress of the insert, as servers send while an insert runs (from 54484 also for
+				// asynchronous inserts).
+				if err := c.Write(join(c.progress(nativeproto.Progress{WrittenRows: 1, WrittenBytes: 4}),
+					timezoneUpdate("Australia/Sydney"), eos())); err != nil {
 					return err
 				}
 			case q.Body == "big":
@@ -483,8 +486,13 @@ func TestFakeModernTimezoneUpdateInsertAndCancel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	_, c := connAt(t, srv.Addr(), "protocol_revision=54488")
-	if _, err := c.ExecContext(ctx, "INSERT INTO t VALUES", time.Unix(5, 0)); err != nil {
+	var written Progress
+	pctx := WithProgress(ctx, func(p Progress) { written = p })
+	if _, err := c.ExecContext(pctx, "INSERT INTO t VALUES", time.Unix(5, 0)); err != nil {
 		t.Fatal(err)
+	}
+	if written.WrittenRows != 1 || written.WrittenBytes != 4 {
+		t.Fatalf("insert progress %+v", written)
 	}
 	if loc := location(t, c); loc != "Australia/Sydney" {
 		t.Fatalf("after the insert: %s", loc)
@@ -532,8 +540,20 @@ func TestFakeModernSetSessionTimezone(t *testing.T) {
 		{"SET session_timezone = DEFAULT", "Europe/Berlin"},
 		{"SET session_timezone = 'Asia/Tokyo'", "Asia/Tokyo"},
 		{"SET session_timezone = ''", "Europe/Berlin"},
+		{"query:SET session_timezone = 'Asia/Seoul'", "Asia/Seoul"}, // through QueryContext
 	} {
-		_, _ = c.ExecContext(ctx, tt.stmt)
+		if stmt, ok := strings.CutPrefix(tt.stmt, "query:"); ok {
+			rows, err := c.QueryContext(ctx, stmt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rows.Next() {
+				t.Fatal("a SET returned rows")
+			}
+			rows.Close()
+		} else {
+			_, _ = c.ExecContext(ctx, tt.stmt)
+		}
 		if loc := location(t, c); loc != tt.want {
 			t.Fatalf("%s: session location %s, want %s", tt.stmt, loc, tt.want)
 		}

@@ -18,7 +18,8 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	if err != nil {
 		return nil, err
 	}
-	if isInsert(query) {
+	if isInsert(query) || isSetSessionTimezone(body) {
+		// A SET session_timezone goes through exec too, which follows the session's zone.
 		if _, err := c.exec(ctx, query, body, opts, args); err != nil {
 			return nil, err
 		}
