@@ -12,15 +12,17 @@
 // profile_info.go, table_columns.go, tables_status.go, block.go (Data/Totals/Extremes/Log/
 // ProfileEvents block body), native.go (the Native format), and packet_reader.go /
 // packet_writer.go, the connection-level helpers the driver drives. compress*.go hold the
-// compression frames.
+// compression frames, chunked.go the (declined) chunked packet negotiation, feature.go the
+// revision gates with what was verified of each.
 //
 // # Conventions
 //
 // Encode methods append a whole packet, packet code included, to a [columns.Writer]. Decode
 // methods read a packet body from a [columns.Reader]; the packet code has already been read by
 // [PacketReader.ReadCode] (or by the caller). Methods taking a [Revision] gate every field on it;
-// after the handshake that revision is the negotiated one, min(ClientRevision, server revision)
-// (see [Negotiate]).
+// after the handshake that revision is the negotiated one, min(advertised revision, server
+// revision) (see [Negotiate]); the driver advertises [ClientRevision] unless told otherwise,
+// within [OldestRevision] and [LatestRevision].
 //
 // Decoders never panic on malformed input and bound every count and length they read before
 // allocating for it; errors are typed ([*ProtocolError], [*UnexpectedPacketError],
