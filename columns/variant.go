@@ -170,6 +170,11 @@ func pickVariant(self Column, cols []Column, x any) (int, error) {
 }
 
 func (c *Variant) appendTyped(vv VariantValue) error {
+	if vv.Type == "" && vv.Value == nil {
+		// The zero VariantValue is what Value returns for NULL: it appends back as NULL.
+		c.appendNull()
+		return nil
+	}
 	k := variantIndex(c.names, vv.Type)
 	if k < 0 {
 		return mismatch(c, vv.Value, "no variant "+vv.Type)

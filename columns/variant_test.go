@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -304,5 +305,34 @@ func TestV2Structures(t *testing.T) {
 	}
 	if got := values(j); !sameValues(got, chdbVectors[5].want) {
 		t.Fatalf("JSON V2: %#v", got)
+	}
+}
+
+// TestVariantNullAppendsBack: the zero VariantValue that Value returns for NULL appends back as
+// NULL, also inside Array and Map (the prepared insert of a value read from the server).
+func TestVariantNullAppendsBack(t *testing.T) {
+	for _, typ := range []string{"Variant(Int64, String)", "Array(Variant(Int64, String))", "Map(String, Variant(String, UInt64))"} {
+		c, err := New(typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v any
+		switch typ {
+		case "Variant(Int64, String)":
+			v = nil
+		case "Array(Variant(Int64, String))":
+			v = []any{nil, "a", int64(3)}
+		default:
+			v = map[string]any{"n": nil, "s": "x"}
+		}
+		if err := c.AppendValue(v); err != nil {
+			t.Fatalf("%s: AppendValue(%v): %v", typ, v, err)
+		}
+		if err := c.AppendValue(c.Value(0)); err != nil {
+			t.Fatalf("%s: appending Value(0) = %#v back: %v", typ, c.Value(0), err)
+		}
+		if got, want := fmt.Sprint(c.Value(1)), fmt.Sprint(c.Value(0)); got != want {
+			t.Fatalf("%s: appended back %s, want %s", typ, got, want)
+		}
 	}
 }
