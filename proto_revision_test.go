@@ -47,11 +47,18 @@ func TestProtocolRevisionCap(t *testing.T) {
 	kind := testenv.Server(t)
 	for _, rev := range []nativeproto.Revision{nativeproto.OldestRevision, 54460, nativeproto.LatestRevision, 0} {
 		t.Run(fmt.Sprint(rev), func(t *testing.T) {
-			var params []string
-			if rev != 0 {
-				params = append(params, fmt.Sprint("protocol_revision=", uint64(rev)))
+			// The cap is set on the Config, over whatever CHNATIVE_DSN says.
+			cfg, err := dsn.Parse(testenv.DSN(t))
+			if err != nil {
+				t.Fatal(err)
 			}
-			db := openDB(t, params...)
+			cfg.ProtocolRevision = uint64(rev)
+			cn, err := NewConnector(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			db := sql.OpenDB(cn)
+			t.Cleanup(func() { db.Close() })
 			si := serverInfo(t, db)
 			adv := rev
 			if rev == 0 {
