@@ -240,8 +240,8 @@ func TestModernProgressAndProfileInfo(t *testing.T) {
 	}
 }
 
-// TestModernCompressedPackets: from 54481 with compression on, TableColumns and the blocks of
-// Log and ProfileEvents packets are compressed too.
+// TestModernCompressedPackets: from 54481 with compression on, TableColumns (whole) and the
+// blocks of Log and ProfileEvents packets are compressed too.
 func TestModernCompressedPackets(t *testing.T) {
 	for _, rev := range []nativeproto.Revision{54480, 54481, nativeproto.LatestRevision} {
 		for _, comp := range []string{"lz4", "zstd", "none"} {
@@ -258,6 +258,15 @@ func TestModernCompressedPackets(t *testing.T) {
 				}
 				if !names["SelectedRows"] || events[0].Host == "" || events[0].Type == "" {
 					t.Fatalf("%d profile events, names %v", len(events), names)
+				}
+				// Log packets: a raw table name, then the block, compressed as ProfileEvents'.
+				var logs []Log
+				lctx := WithSettings(WithLogs(context.Background(), func(l Log) { logs = append(logs, l) }), Settings{"send_logs_level": "debug"})
+				if n, err := readAll(lctx, db, "SELECT count() FROM numbers(1000)"); err != nil || n != 1 {
+					t.Fatalf("%d rows, %v", n, err)
+				}
+				if len(logs) == 0 || logs[0].Source == "" || logs[0].Text == "" || logs[0].QueryID == "" {
+					t.Fatalf("logs %+v", logs)
 				}
 				table := createTable(t, db, "proto_comp", "a UInt64, s String")
 				events = nil

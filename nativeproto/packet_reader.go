@@ -109,7 +109,7 @@ func (p *PacketReader) ReadBlock(reuse *Block) (table string, b *Block, err erro
 
 // ReadLogBlock reads the body of a Log or ProfileEvents packet. Those blocks are compressed only
 // when compression is on and the revision is at least RevCompressedLogsProfileEvents; the table
-// name before them stays uncompressed, as in Data packets (seen with ProfileEvents from 26.7).
+// name before them stays uncompressed, as in Data packets (both kinds seen so from 26.7).
 func (p *PacketReader) ReadLogBlock(reuse *Block) (table string, b *Block, err error) {
 	return p.readBlockPacket(reuse, p.compress && p.rev.Has(RevCompressedLogsProfileEvents))
 }
