@@ -165,9 +165,18 @@ func TestModernSessionTimezone(t *testing.T) {
 			t.Fatalf("read %v (%s), the server renders %s in %s; want %s", tm, tm.Location(), text, tz, want)
 		}
 	}
-	for _, rev := range []nativeproto.Revision{nativeproto.LatestRevision, nativeproto.RevTimezoneUpdates, nativeproto.RevTimezoneUpdates - 1} {
-		t.Run(fmt.Sprint(rev), func(t *testing.T) {
-			c := modernConn(t, rev)
+	for _, tt := range []struct {
+		rev  nativeproto.Revision
+		comp string
+	}{
+		{nativeproto.LatestRevision, "none"}, {nativeproto.LatestRevision, "lz4"},
+		{nativeproto.RevTimezoneUpdates, "none"}, {nativeproto.RevTimezoneUpdates - 1, "none"},
+	} {
+		rev := tt.rev
+		t.Run(fmt.Sprint(rev, "_", tt.comp), func(t *testing.T) {
+			// With compression the TimezoneUpdate stays uncompressed and the TableColumns before
+			// the input() header comes compressed.
+			c := modernConn(t, rev, "compress="+tt.comp)
 			check(t, c, ctx, "Etc/UTC")
 			mustExec(t, c, "SET session_timezone = 'Asia/Tokyo'")
 			check(t, c, ctx, "Asia/Tokyo")
