@@ -96,16 +96,17 @@ const (
 )
 
 // ClientRevision is the revision the driver advertises in the client Hello by default (the one
-// place to change it): every field and encoding gated at or below it is implemented. Above it,
-// 54465 would let the server send sparse columns, which package columns does not decode yet;
-// once it does, ClientRevision becomes LatestRevision. A connection may advertise less, down to
-// OldestRevision (the protocol_revision DSN key), or more, up to LatestRevision, for testing.
-const ClientRevision = RevServerQueryTimeInProgress // 54460
+// place to change it): LatestRevision, since every field and encoding gated at or below it is
+// implemented, the column serializations a modern server sends among them (sparse from 54465,
+// replicated from 54482, sparse Nullable from 54483, Dynamic/JSON V2 from 54473: package columns
+// decodes them into the same columns the default encoding fills). A connection may advertise
+// less, down to OldestRevision, with the protocol_revision DSN key.
+const ClientRevision = LatestRevision // 54488
 
 // LatestRevision is the highest revision whose every packet field this package encodes and
 // decodes (gates up to 54488, ClickHouse 26.7). Advertising it also lets the server send sparse
 // (54465), replicated (54482) and sparse Nullable (54483) column serializations and Dynamic/JSON
-// V2 (54473): the block decoder must handle those before ClientRevision is raised to it.
+// V2 (54473), all of which the block decoder handles.
 const LatestRevision = RevInterserverCurrentRoles // 54488
 
 // OldestRevision is the lowest revision a connection may advertise: that of ClickHouse 18.16,

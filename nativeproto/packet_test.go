@@ -113,6 +113,7 @@ func TestPacketReaderSkipAll(t *testing.T) {
 	s.UVarInt(1)
 	s.Raw(make([]byte, 16))
 	p := NewPacketReader(bytes.NewReader(s.Buf))
+	p.SetRevision(54460) // the packets above are of that revision (ProfileEvents raw below 54481)
 	p.SetCompression(true)
 	for {
 		code, err := p.ReadCode()
