@@ -227,8 +227,11 @@ launch() {
 	tcp="$(sed -n 's/^tcp_port=//p' "$STATE_DIR/ports")"
 	http="$(sed -n 's/^http_port=//p' "$STATE_DIR/ports")"
 	[[ -p "$STATE_DIR/stop.fifo" ]] || mkfifo "$STATE_DIR/stop.fifo"
-	setsid "$STATE_DIR/launcher" "$LIB" "$STATE_DIR/data" "$STATE_DIR/stop.fifo" "$tcp" "$http" \
-		"$STATE_DIR/config.xml" </dev/null >>"$STATE_DIR/log/launcher.log" 2>&1 9>&- &
+	# The engine's working directory is its user_files path (file(), INTO OUTFILE): the state
+	# dir's files/, never the caller's directory.
+	mkdir -p "$STATE_DIR/files"
+	(cd "$STATE_DIR/files" && exec setsid "$STATE_DIR/launcher" "$LIB" "$STATE_DIR/data" "$STATE_DIR/stop.fifo" \
+		"$tcp" "$http" "$STATE_DIR/config.xml" </dev/null >>"$STATE_DIR/log/launcher.log" 2>&1 9>&-) &
 	echo "$!" >"$STATE_DIR/pid"
 }
 
