@@ -23,7 +23,9 @@
 # It stops on exit each server it started, unless CHNATIVE_KEEP_SERVER=1. A server that was
 # already running is left alone (scripts/modern.sh's state dir is CHNATIVE_MODERN_STATE_DIR,
 # default /tmp/chnative-modern). Extra `go test` flags can be given in GOTEST_FLAGS (e.g.
-# GOTEST_FLAGS=-v). Each step header ends with its time. Exits non-zero on any failure.
+# GOTEST_FLAGS=-v). Server start, gofmt and vet stop the run at once; a failing test step is
+# recorded and the run goes on with the next, so one run shows every failing pass. At the end
+# it prints each step's time and the failed steps, and exits non-zero on any failure.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -198,7 +200,20 @@ for mod in "${modules[@]}"; do
 	(cd "$mod" && go vet ./...)
 done
 
-# run_go SERVER [LABEL]: the go test -race passes of every module against SERVER.
+# check runs a test step's command, "$@". A failure is recorded under the step's name and the
+# run goes on, so that one failing pass does not hide the others; the run then fails at the end,
+# listing the failed steps. (Inside check a command's failure does not stop the function, so the
+# functions it runs return their failures explicitly.)
+failed_steps=()
+check() {
+	if ! "$@"; then
+		failed_steps+=("$step_name")
+		echo "test.sh: FAILED: $step_name" >&2
+	fi
+}
+
+# run_go SERVER: the go test -race passes of every module against SERVER, and the 1M-row round
+# trip without -race.
 run_go() {
 	local server="$1" mod pkgs
 	use_server "$server"
@@ -206,12 +221,19 @@ run_go() {
 		mapfile -t pkgs < <(packages "$mod" "$server")
 		step "go test -race -count=1 ($mod, ClickHouse $server: $CHNATIVE_DSN)"
 		# shellcheck disable=SC2086
-		(cd "$mod" && gotest -race -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-} "${pkgs[@]}")
+		check in_dir "$mod" gotest -race -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-} "${pkgs[@]}"
 	done
 	# The race detector makes the 1M-row round trip ten times slower, so under -race it runs
 	# 100k rows; here it runs at full size once more without it.
 	step "go test -count=1 -run TestRoundTrip1M . (1M rows, no -race, ClickHouse $server)"
-	go test -count=1 -timeout 20m -run 'TestRoundTrip1M' .
+	check go test -count=1 -timeout 20m -run 'TestRoundTrip1M' .
+}
+
+# in_dir DIR CMD...: runs CMD in DIR.
+in_dir() {
+	local dir="$1"
+	shift
+	(cd "$dir" && "$@")
 }
 
 run_go 18.16
@@ -222,24 +244,36 @@ use_server 18.16 # the benchmarks' "real" server is CHNATIVE_DSN, 18.16
 # reads the wrong number of rows or skips fails here, not only under `make bench`. The report
 # generator and bench-compare run too, on that output.
 bench_smoke() {
-	local label="$1" filter="$2" out
+	local filter="$1" out rc=0
 	out="$(mktemp)"
-	step "benchmark arms once (conformance/bench$label)"
 	(cd conformance && BENCH_SCALE=1000 gotest -count=1 -run '^$' -bench "$filter" -benchtime 1x \
-		-timeout 20m ./bench/ | tee "$out")
-	grep -q '^Benchmark.*ns/row' "$out" || { echo "test.sh: no benchmark results" >&2; exit 1; }
-	(cd conformance && go run ./bench/cmd/report -in "$out" -out "$out.md" -svg "$out.svg" -findings bench/FINDINGS.md)
-	grep -q '^## Targets' "$out.md" && grep -q '^### ' "$out.md" && grep -q '<svg' "$out.svg" ||
-		{ echo "test.sh: the report generator wrote no report from the results" >&2; exit 1; }
+		-timeout 20m ./bench/ | tee "$out") || rc=1
+	if ! grep -q '^Benchmark.*ns/row' "$out"; then
+		echo "test.sh: no benchmark results" >&2
+		rc=1
+	elif ! (cd conformance && go run ./bench/cmd/report -in "$out" -out "$out.md" -svg "$out.svg" -findings bench/FINDINGS.md) ||
+		! grep -q '^## Targets' "$out.md" || ! grep -q '^### ' "$out.md" || ! grep -q '<svg' "$out.svg"; then
+		echo "test.sh: the report generator wrote no report from the results" >&2
+		rc=1
+	fi
 	rm -f "$out" "$out.md" "$out.svg"
+	return "$rc"
+}
+bench_compare() {
+	local cmp_out
+	cmp_out="$(BENCH_SCALE=1000 BENCH_FILTER='^BenchmarkSelect1$/^fake$/^chnative-sql$' BENCH_COUNT=2 BENCH_TIME=1x BENCH_NO_REAL=1 \
+		conformance/bench/compare.sh HEAD)" || return 1
+	printf '%s\n' "$cmp_out"
+	grep -q 'Select1/fake/chnative-sql' <<<"$cmp_out" || {
+		echo "test.sh: bench-compare printed no comparison" >&2
+		return 1
+	}
 }
 if [[ -f conformance/bench/run.sh ]]; then
-	bench_smoke "" .
+	step "benchmark arms once (conformance/bench)"
+	check bench_smoke .
 	step "bench-compare of HEAD and the working tree (one arm, two samples each)"
-	cmp_out="$(BENCH_SCALE=1000 BENCH_FILTER='^BenchmarkSelect1$/^fake$/^chnative-sql$' BENCH_COUNT=2 BENCH_TIME=1x BENCH_NO_REAL=1 \
-		conformance/bench/compare.sh HEAD)"
-	printf '%s\n' "$cmp_out"
-	grep -q 'Select1/fake/chnative-sql' <<<"$cmp_out" || { echo "test.sh: bench-compare printed no comparison" >&2; exit 1; }
+	check bench_compare
 fi
 
 if [[ "$GO127" == 1 ]]; then
@@ -254,11 +288,14 @@ if [[ "$GO127" == 1 ]]; then
 		use_server "$server"
 		step "go test -count=1 ./... (., GOTOOLCHAIN=$GOTOOLCHAIN, ClickHouse $server: $CHNATIVE_DSN)"
 		# shellcheck disable=SC2086
-		gotest -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-} ./...
+		check gotest -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-} ./...
 	done
 	use_server 18.16
 	# The Go 1.27 pass of make bench (read arms; noop's RowsColumnScanner exists only on 1.27).
-	[[ -f conformance/bench/run.sh ]] && bench_smoke ", GOTOOLCHAIN=$GOTOOLCHAIN" '^BenchmarkRead'
+	if [[ -f conformance/bench/run.sh ]]; then
+		step "benchmark arms once (conformance/bench, GOTOOLCHAIN=$GOTOOLCHAIN)"
+		check bench_smoke '^BenchmarkRead'
+	fi
 	unset GOTOOLCHAIN
 fi
 
@@ -266,4 +303,9 @@ end_step
 printf '\n==> step times\n'
 printf '%s\n' "${timings[@]}"
 printf '%5ds  total\n' $((SECONDS - run_start))
+if ((${#failed_steps[@]} > 0)); then
+	printf '\n==> FAILED steps:\n' >&2
+	printf '  %s\n' "${failed_steps[@]}" >&2
+	exit 1
+fi
 printf '\n==> all checks passed\n'
