@@ -3,6 +3,7 @@ package chnative
 import (
 	"context"
 	"database/sql/driver"
+	"errors"
 	"time"
 
 	"github.com/chnative/chnative/columns"
@@ -30,8 +31,28 @@ type Conn interface {
 	Location() *time.Location
 }
 
+// ErrBatchOpen is returned by a query (and by Ping, Begin, Prepare, PrepareBatch and Commit) on
+// a connection where a Batch is still open: a Batch is inserted only by its Send, never by the
+// next statement. Send or Abort it first.
+var ErrBatchOpen = errors.New("chnative: a Batch is still open on this connection: Send or Abort it before the next query")
+
 // Batch is an open native INSERT: append rows into its typed columns, then Send. Blocks go out
 // every max_block_size rows appended through Append, or when Flush is called.
+//
+// A Batch is inserted by its Send and by nothing else. While it is open, every other statement
+// on its connection (a query, an Exec, Ping, Begin, Prepare, another PrepareBatch, a
+// transaction's Commit) fails with ErrBatchOpen, which says how many rows wait, and leaves the
+// Batch as it was: Send it, or Abort it, and the connection goes on. A connection handed back to
+// database/sql with a Batch still open (sql.Conn.Close, or the end of the Raw callback of a
+// pooled connection) is discarded by the pool, and its rows are never inserted.
+//
+// When a block cannot be sent (Send, Flush, or an Append that sends a block at max_block_size,
+// with columns of different lengths after typed Column appends, for example), the Batch ends:
+// the insert is cancelled, the buffered rows dropped, and the error is an *InsertAbortedError;
+// later calls return ErrClosed and the connection takes the next query at once (it is closed
+// instead, and database/sql discards it, only when the cancel cannot be completed). Blocks sent
+// before are the server's to keep or drop: ClickHouse 18.16 keeps them, 26.7 drops the whole
+// insert into a Memory table.
 type Batch struct {
 	ins  *insertState
 	plan *structAppendPlan // the struct mapping of the last AppendStructs
@@ -43,6 +64,7 @@ func (c *conn) PrepareBatch(ctx context.Context, query string) (*Batch, error) {
 	if err != nil {
 		return nil, err
 	}
+	ins.batch = true
 	return &Batch{ins: ins}, nil
 }
 
@@ -72,7 +94,7 @@ func (b *Batch) Rows() int { return b.ins.block.Rows() }
 // Sent returns the number of rows already sent.
 func (b *Batch) Sent() int { return b.ins.sent }
 
-// Flush sends the buffered rows as one block.
+// Flush sends the buffered rows as one block. An error ends the Batch (see Batch).
 func (b *Batch) Flush() error {
 	if b.ins.done {
 		return ErrClosed
@@ -80,7 +102,9 @@ func (b *Batch) Flush() error {
 	return b.ins.sendBlock()
 }
 
-// Send sends the buffered rows and finishes the insert.
+// Send sends the buffered rows and finishes the insert. An error ends the Batch either way: a
+// block that could not be sent drops the buffered rows (*InsertAbortedError), and an exception
+// from the server (*Exception) says the server refused the insert.
 func (b *Batch) Send() error { return b.SendContext(context.Background()) }
 
 // SendContext is Send bounded by ctx: when ctx ends before the server confirms, the insert is
@@ -92,7 +116,8 @@ func (b *Batch) SendContext(ctx context.Context) error {
 	return b.ins.finish(ctx)
 }
 
-// Abort drops the buffered rows and cancels the insert. Blocks already sent stay inserted.
+// Abort drops the buffered rows and cancels the insert; the connection is ready for the next
+// query. Blocks already sent are the server's to keep or drop (see Batch).
 func (b *Batch) Abort() { b.ins.abort() }
 
 // Blocks is a result read one block of typed columns at a time.

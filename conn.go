@@ -701,6 +701,9 @@ func (c *conn) begin() error {
 		return driver.ErrBadConn
 	}
 	if c.insert != nil {
+		if c.insert.batch {
+			return c.insert.openError() // never sent but by its Send
+		}
 		if err := c.insert.finish(context.Background()); err != nil {
 			return err
 		}
@@ -833,6 +836,9 @@ func (t *tx) Commit() error {
 	t.done = true
 	t.c.inTx = false
 	if t.c.insert != nil {
+		if t.c.insert.batch {
+			return t.c.insert.openError() // a Batch is sent by its Send only
+		}
 		return t.c.insert.finish(context.Background())
 	}
 	return nil
@@ -845,7 +851,7 @@ func (t *tx) Rollback() error {
 	}
 	t.done = true
 	t.c.inTx = false
-	if t.c.insert != nil {
+	if t.c.insert != nil && !t.c.insert.batch {
 		t.c.insert.abort()
 	}
 	if t.c.bad {

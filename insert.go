@@ -20,6 +20,11 @@ type insertState struct {
 	maxRows int
 	sent    int
 	done    bool
+	// batch: opened by PrepareBatch, so only the Batch's Send finishes it; the next statement
+	// on the connection is refused (ErrBatchOpen) instead. An insert of a prepared statement
+	// in a transaction (batch false) is finished by the next statement, as database/sql code
+	// interleaving statements in a transaction expects.
+	batch bool
 }
 
 var valuesTail = regexp.MustCompile(`(?is)\bVALUES\b.*$`)
@@ -199,7 +204,10 @@ func appendValue(col columns.Column, v any) error {
 	return col.AppendValue(v)
 }
 
-// sendBlock sends the buffered rows as one Data block.
+// sendBlock sends the buffered rows as one Data block. When the block cannot be encoded
+// (columns of different lengths, a value the wire form refuses) nothing of it is written: the
+// insert is cancelled and drained (see failSend), so the connection is ready for the next
+// query, or marked bad when the drain fails.
 func (ins *insertState) sendBlock() error {
 	b := ins.block
 	if b.Rows() == 0 {
@@ -207,7 +215,7 @@ func (ins *insertState) sendBlock() error {
 	}
 	c := ins.c
 	if err := c.pw.WriteDataBorrowed("", b); err != nil {
-		return err
+		return ins.failSend(err)
 	}
 	if err := c.flush(); err != nil {
 		ins.done = true
@@ -259,6 +267,20 @@ func (ins *insertState) finish(ctx context.Context) error {
 	}
 }
 
+// failSend ends the insert after its block could not be encoded: the buffered rows are
+// dropped, the insert cancelled, and err returned saying so. Blocks sent before stay inserted
+// (ClickHouse keeps what an INSERT received before a Cancel).
+func (ins *insertState) failSend(err error) error {
+	buffered := ins.block.Rows()
+	ins.abort()
+	return &InsertAbortedError{Buffered: buffered, Sent: ins.sent, Err: err}
+}
+
+// openError is the error of a statement started while this Batch is open.
+func (ins *insertState) openError() error {
+	return fmt.Errorf("%w (%d rows buffered, %d sent)", ErrBatchOpen, ins.block.Rows(), ins.sent)
+}
+
 // abort drops the buffered rows and cancels the insert; the connection is drained for reuse.
 func (ins *insertState) abort() {
 	if ins.done {
@@ -273,6 +295,21 @@ func (ins *insertState) abort() {
 	c.cancelAndDrain()
 	c.busy = false
 }
+
+// InsertAbortedError reports an insert (a Batch, or a prepared insert in a transaction) that
+// ended because a block could not be sent: Buffered rows were dropped, Sent rows had gone out
+// in earlier blocks and stay inserted. The connection is ready for the next query.
+type InsertAbortedError struct {
+	Buffered int
+	Sent     int
+	Err      error
+}
+
+func (e *InsertAbortedError) Error() string {
+	return fmt.Sprintf("chnative: insert aborted, %d buffered rows dropped (%d sent before stay): %v", e.Buffered, e.Sent, e.Err)
+}
+
+func (e *InsertAbortedError) Unwrap() error { return e.Err }
 
 // ColumnError reports a value that one column of an insert could not take.
 type ColumnError struct {
