@@ -2,9 +2,12 @@ package columns
 
 import (
 	"database/sql/driver"
+	"encoding"
+	"fmt"
 	"math"
 	"reflect"
 	"strconv"
+	"time"
 	"unsafe"
 )
 
@@ -36,6 +39,115 @@ func deref(v any) (out any, isNil bool, err error) {
 		return v, false, nil
 	}
 	return v, false, nil
+}
+
+// derefWith is deref that can stop early: at each level (v, then what its Valuers and non-nil
+// pointers lead to) it returns the level as it is when before accepts it, else calls its Value
+// when it is a driver.Valuer, else returns it when after accepts it, else follows it when it is a
+// pointer. Columns use it to take a value by an interface it implements, in the order
+// clickhouse-go's columns check them (FixedString takes an encoding.BinaryMarshaler before a
+// Valuer, String a fmt.Stringer after one): a method with a pointer receiver is only on the
+// pointer, which deref follows past.
+func derefWith(v any, before, after func(any) bool) (out any, isNil bool, err error) {
+	for range 8 {
+		if v == nil {
+			return nil, true, nil
+		}
+		if before != nil && before(v) {
+			return v, false, nil
+		}
+		if x, ok := v.(driver.Valuer); ok {
+			if rv := reflect.ValueOf(x); rv.Kind() == reflect.Pointer && rv.IsNil() {
+				return nil, true, nil
+			}
+			if v, err = x.Value(); err != nil {
+				return nil, false, err
+			}
+			continue
+		}
+		if after != nil && after(v) {
+			return v, false, nil
+		}
+		rv := reflect.ValueOf(v)
+		if rv.Kind() != reflect.Pointer {
+			return v, false, nil
+		}
+		if rv.IsNil() {
+			return nil, true, nil
+		}
+		v = rv.Elem().Interface()
+	}
+	return v, false, nil
+}
+
+// innerArg returns what a wrapping column (Nullable, LowCardinality) passes to its inner column
+// once deref has found v, which is not NULL, to be x: x, unless v's type has methods (a Valuer,
+// a BinaryMarshaler, a Stringer, possibly with pointer receivers), which the inner column may
+// take v by in its own order (FixedString's MarshalBinary before Value), so v as it was given.
+func innerArg(v, x any) any {
+	if t := reflect.TypeOf(v); t != nil && t.NumMethod() > 0 {
+		return v
+	}
+	return x
+}
+
+// isBinaryMarshaler reports whether v implements encoding.BinaryMarshaler (a nil pointer does
+// not count: it is NULL).
+func isBinaryMarshaler(v any) bool {
+	_, ok := v.(encoding.BinaryMarshaler)
+	return ok && !isNilPointer(v)
+}
+
+// isTextual reports whether v has a text form by fmt.Stringer or encoding.TextMarshaler (a nil
+// pointer does not count: it is NULL).
+func isTextual(v any) bool {
+	switch v.(type) {
+	case fmt.Stringer, encoding.TextMarshaler:
+		return !isNilPointer(v)
+	}
+	return false
+}
+
+// isTextualNotNumber is isTextual for a value that is not of a numeric or bool kind and not a
+// time.Time (nor a pointer to one): the columns that take numbers keep taking a named number with
+// a String method as its number.
+func isTextualNotNumber(v any) bool {
+	if !isTextual(v) {
+		return false
+	}
+	t := reflect.TypeOf(v)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == reflect.TypeFor[time.Time]() {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint,
+		reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr, reflect.Float32, reflect.Float64:
+		return false
+	}
+	return true
+}
+
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}
+
+// textOf returns the text of a value isTextual accepts: its String(), else its MarshalText.
+func textOf(v any) (string, bool, error) {
+	switch x := v.(type) {
+	case fmt.Stringer:
+		return x.String(), true, nil
+	case encoding.TextMarshaler:
+		b, err := x.MarshalText()
+		if err != nil {
+			return "", false, err
+		}
+		return string(b), true, nil
+	}
+	return "", false, nil
 }
 
 // numKind classifies a Go value as a signed integer, unsigned integer or float.

@@ -36,8 +36,12 @@ func (c *Date32) sliceValue(lo, hi int) any {
 func (c *Date32) ScanType() reflect.Type { return reflect.TypeFor[time.Time]() }
 
 // AppendTime appends the calendar day of t (in t's own location), which must be within
-// 1900-01-01 .. 2299-12-31.
+// 1900-01-01 .. 2299-12-31. The zero time.Time is the epoch, day 0 (as clickhouse-go writes it).
 func (c *Date32) AppendTime(t time.Time) error {
+	if t.IsZero() {
+		c.data = append(c.data, 0)
+		return nil
+	}
 	d, err := daysOf(c, t, Date32Min, Date32Max)
 	if err != nil {
 		return err
@@ -46,10 +50,10 @@ func (c *Date32) AppendTime(t time.Time) error {
 	return nil
 }
 
-// AppendValue appends a time.Time (its calendar day), a "2006-01-02" string, or a day number within
-// the Date32 range.
+// AppendValue appends a time.Time (its calendar day), a "2006-01-02" string, the text of a
+// fmt.Stringer or encoding.TextMarshaler in that form, or a day number within the Date32 range.
 func (c *Date32) AppendValue(v any) error {
-	t, ok, err := timeArg(c, v)
+	t, ok, err := timeArg(c, v, time.UTC, dateLayouts)
 	if err != nil {
 		return err
 	}

@@ -24,8 +24,14 @@ func (c *Date) sliceValue(lo, hi int) any { return genericSlice(c, lo, hi) }
 // ScanType returns time.Time.
 func (c *Date) ScanType() reflect.Type { return reflect.TypeFor[time.Time]() }
 
-// AppendTime appends the calendar day of t (in t's own location).
+// AppendTime appends the calendar day of t (in t's own location). The zero time.Time is the
+// epoch, day 0 (as clickhouse-go writes it); other days outside 1970-01-01 .. 2149-06-06 are an
+// error.
 func (c *Date) AppendTime(t time.Time) error {
+	if t.IsZero() {
+		c.data = append(c.data, 0)
+		return nil
+	}
 	d, err := daysOf(c, t, 0, 65535)
 	if err != nil {
 		return err
@@ -34,9 +40,10 @@ func (c *Date) AppendTime(t time.Time) error {
 	return nil
 }
 
-// AppendValue appends a time.Time (its calendar day), a "2006-01-02" string, or a day number.
+// AppendValue appends a time.Time (its calendar day), a "2006-01-02" string, the text of a
+// fmt.Stringer or encoding.TextMarshaler in that form, or a day number.
 func (c *Date) AppendValue(v any) error {
-	t, ok, err := timeArg(c, v)
+	t, ok, err := timeArg(c, v, time.UTC, dateLayouts)
 	if err != nil {
 		return err
 	}
@@ -56,27 +63,52 @@ func daysOf(col Column, t time.Time, lo, hi int64) (int64, error) {
 	return days, nil
 }
 
-// timeArg recognises time.Time values and date/time strings.
-func timeArg(col Column, v any) (time.Time, bool, error) {
-	x, isNil, err := deref(v)
+// The layouts of time strings: the date columns, DateTime, DateTime64 (a fraction of up to 9
+// digits).
+var (
+	dateLayouts       = []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999", "2006-01-02"}
+	dateTimeLayouts   = []string{time.RFC3339Nano, "2006-01-02 15:04:05", "2006-01-02"}
+	dateTime64Layouts = dateLayouts
+)
+
+// timeArg recognises time.Time values, time strings in one of layouts (in loc when they carry no
+// offset), and the text of a fmt.Stringer or encoding.TextMarshaler that is not a number (as
+// clickhouse-go takes a Stringer into its date and time columns): ok is false for anything else,
+// which the caller takes as a number.
+func timeArg(col Column, v any, loc *time.Location, layouts []string) (time.Time, bool, error) {
+	x, isNil, err := derefWith(v, nil, isTextualNotNumber)
 	if err != nil {
 		return time.Time{}, false, err
 	}
 	if isNil {
 		return time.Time{}, false, mismatch(col, nil, "NULL in a non-Nullable column")
 	}
-	switch t := x.(type) {
-	case time.Time:
+	if t, ok := x.(time.Time); ok {
 		return t, true, nil
-	case string:
-		for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999", "2006-01-02"} {
-			if p, err := time.ParseInLocation(layout, t, time.UTC); err == nil {
-				return p, true, nil
-			}
-		}
-		return time.Time{}, false, mismatch(col, t, "not a date or time")
 	}
-	return time.Time{}, false, nil
+	s, ok := x.(string)
+	if !ok {
+		if !isTextualNotNumber(x) {
+			return time.Time{}, false, nil
+		}
+		text, isText, err := textOf(x)
+		if err != nil {
+			return time.Time{}, false, mismatch(col, x, err.Error())
+		}
+		if !isText {
+			return time.Time{}, false, nil
+		}
+		s = text
+	}
+	for _, layout := range layouts {
+		if p, err := time.ParseInLocation(layout, s, loc); err == nil {
+			return p, true, nil
+		}
+	}
+	if _, isString := x.(string); isString {
+		return time.Time{}, false, mismatch(col, x, "not a date or time")
+	}
+	return time.Time{}, false, mismatch(col, x, "its text "+strconv.Quote(s)+" is not a date or time")
 }
 
 // DateTime is a column of DateTime or DateTime('tz'): Unix seconds as UInt32. Values are borrowed as
@@ -132,8 +164,13 @@ func (c *DateTime) sliceValue(lo, hi int) any { return genericSlice(c, lo, hi) }
 // ScanType returns time.Time.
 func (c *DateTime) ScanType() reflect.Type { return reflect.TypeFor[time.Time]() }
 
-// AppendTime appends t, which must be within 1970-01-01 .. 2106-02-07 UTC.
+// AppendTime appends t, which must be within 1970-01-01 .. 2106-02-07 UTC. The zero time.Time is
+// the epoch, 0 (as clickhouse-go writes it); other times out of range are an error.
 func (c *DateTime) AppendTime(t time.Time) error {
+	if t.IsZero() {
+		c.data = append(c.data, 0)
+		return nil
+	}
 	s := t.Unix()
 	if s < 0 || s > 1<<32-1 {
 		return mismatch(c, t, "time out of range")
@@ -143,24 +180,10 @@ func (c *DateTime) AppendTime(t time.Time) error {
 }
 
 // AppendValue appends a time.Time, a time string (RFC 3339 or "2006-01-02 15:04:05", in the
-// column's location when it has no offset), or Unix seconds.
+// column's location when it has no offset) or the text of a fmt.Stringer or
+// encoding.TextMarshaler in those forms, or Unix seconds.
 func (c *DateTime) AppendValue(v any) error {
-	x, isNil, err := deref(v)
-	if err != nil {
-		return err
-	}
-	if isNil {
-		return mismatch(c, nil, "NULL in a non-Nullable column")
-	}
-	if s, ok := x.(string); ok {
-		for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05", "2006-01-02"} {
-			if p, err := time.ParseInLocation(layout, s, c.loc); err == nil {
-				return c.AppendTime(p)
-			}
-		}
-		return mismatch(c, v, "not a time")
-	}
-	t, ok, err := timeArg(c, x)
+	t, ok, err := timeArg(c, v, c.loc, dateTimeLayouts)
 	if err != nil {
 		return err
 	}

@@ -101,8 +101,13 @@ func (c *DateTime64) sliceValue(lo, hi int) any {
 // ScanType returns time.Time.
 func (c *DateTime64) ScanType() reflect.Type { return reflect.TypeFor[time.Time]() }
 
-// AppendTime appends t as whole ticks (sub-tick nanoseconds are truncated toward the past).
+// AppendTime appends t as whole ticks (sub-tick nanoseconds are truncated toward the past). The
+// zero time.Time is the epoch, 0 ticks (as clickhouse-go writes it).
 func (c *DateTime64) AppendTime(t time.Time) error {
+	if t.IsZero() {
+		c.data = append(c.data, 0)
+		return nil
+	}
 	x, ok := timeTicks(t, c.prec)
 	if !ok {
 		return mismatch(c, t, "time out of range")
@@ -112,28 +117,18 @@ func (c *DateTime64) AppendTime(t time.Time) error {
 }
 
 // AppendValue appends a time.Time, a time string (RFC 3339, "2006-01-02 15:04:05[.fffffffff]" or
-// "2006-01-02", in the column's location when it has no offset), or an integer number of ticks.
+// "2006-01-02", in the column's location when it has no offset) or the text of a fmt.Stringer or
+// encoding.TextMarshaler in those forms, or an integer number of ticks.
 func (c *DateTime64) AppendValue(v any) error {
 	if t, ok := v.(time.Time); ok {
 		return c.AppendTime(t)
 	}
-	x, isNil, err := deref(v)
+	t, ok, err := timeArg(c, v, c.loc, dateTime64Layouts)
 	if err != nil {
 		return err
 	}
-	if isNil {
-		return mismatch(c, nil, "NULL in a non-Nullable column")
-	}
-	switch t := x.(type) {
-	case time.Time:
+	if ok {
 		return c.AppendTime(t)
-	case string:
-		for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999", "2006-01-02"} {
-			if p, err := time.ParseInLocation(layout, t, c.loc); err == nil {
-				return c.AppendTime(p)
-			}
-		}
-		return mismatch(c, v, "not a time")
 	}
-	return c.Fixed.AppendValue(x)
+	return c.Fixed.AppendValue(v)
 }

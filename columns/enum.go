@@ -74,20 +74,34 @@ func (c *Enum[T]) ScanType() reflect.Type { return reflect.TypeFor[string]() }
 
 func (c *Enum[T]) sliceValue(lo, hi int) any { return genericSlice(c, lo, hi) }
 
-// AppendValue appends a name (string) or a numeric value that the enum defines.
+// AppendValue appends a name (string) or a numeric value that the enum defines. A value of a
+// named type with a String method (type Color int8 with its names) is its String(), as in
+// clickhouse-go, else the MarshalText of an encoding.TextMarshaler; when the enum has no such
+// name, a value of an integer kind is still its number. Other named types are taken by their
+// kind (a named string as a name, a named integer as a number).
 func (c *Enum[T]) AppendValue(v any) error {
-	x, isNil, err := deref(v)
+	x, isNil, err := derefWith(v, nil, isTextual)
 	if err != nil {
 		return err
 	}
 	if isNil {
 		return mismatch(c, nil, "NULL in a non-Nullable column")
 	}
-	if rv := reflect.ValueOf(x); rv.Kind() == reflect.String {
-		s := rv.String()
-		n, ok := c.values[s]
+	name, isName, err := textOf(x)
+	if err != nil {
+		return mismatch(c, v, err.Error())
+	}
+	rv := reflect.ValueOf(x)
+	if _, known := c.values[name]; isName && !known && (rv.CanInt() || rv.CanUint()) {
+		isName = false // a number whose String() the enum does not name
+	}
+	if !isName && rv.Kind() == reflect.String {
+		name, isName = rv.String(), true
+	}
+	if isName {
+		n, ok := c.values[name]
 		if !ok {
-			return mismatch(c, v, "unknown name "+strconv.Quote(s))
+			return mismatch(c, v, "unknown name "+strconv.Quote(name))
 		}
 		c.data = append(c.data, n)
 		return nil

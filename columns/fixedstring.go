@@ -1,6 +1,7 @@
 package columns
 
 import (
+	"encoding"
 	"reflect"
 	"strconv"
 )
@@ -55,9 +56,14 @@ func (c *FixedString) Value(i int) any { return string(c.Bytes(i)) }
 // ScanType returns string.
 func (c *FixedString) ScanType() reflect.Type { return reflect.TypeFor[string]() }
 
-// AppendValue appends a string, []byte or byte array of at most N bytes.
+// AppendValue appends a string, []byte or byte array of at most N bytes (zero padded), taking
+// what clickhouse-go's FixedString takes, in its order: the MarshalBinary bytes of an
+// encoding.BinaryMarshaler (before its Value, if it is a driver.Valuer too: google/uuid.UUID
+// gives its 16 bytes), a byte array, then the String() of a fmt.Stringer or the MarshalText of
+// an encoding.TextMarshaler; a named string or byte-slice type without those is its contents.
+// Pointers are followed, so a method with a pointer receiver is found when a pointer is given.
 func (c *FixedString) AppendValue(v any) error {
-	v, isNil, err := deref(v)
+	v, isNil, err := derefWith(v, isBinaryMarshaler, isTextual)
 	if err != nil {
 		return err
 	}
@@ -66,29 +72,43 @@ func (c *FixedString) AppendValue(v any) error {
 	}
 	switch x := v.(type) {
 	case string:
-		if len(x) > c.n {
-			return mismatch(c, v, "value of "+strconv.Itoa(len(x))+" bytes is too long")
-		}
-		return c.Append([]byte(x))
+		return c.appendChecked(v, []byte(x))
 	case []byte:
-		if len(x) > c.n {
-			return mismatch(c, v, "value of "+strconv.Itoa(len(x))+" bytes is too long")
+		return c.appendChecked(v, x)
+	case encoding.BinaryMarshaler:
+		b, err := x.MarshalBinary()
+		if err != nil {
+			return mismatch(c, v, "MarshalBinary: "+err.Error())
 		}
-		return c.Append(x)
+		return c.appendChecked(v, b)
 	}
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Array && rv.Type().Elem().Kind() == reflect.Uint8 {
 		b := make([]byte, rv.Len())
 		reflect.Copy(reflect.ValueOf(b), rv)
-		if len(b) > c.n {
-			return mismatch(c, v, "value of "+strconv.Itoa(len(b))+" bytes is too long")
-		}
-		return c.Append(b)
+		return c.appendChecked(v, b)
 	}
-	if rv.Kind() == reflect.String {
-		return c.AppendValue(rv.String())
+	if s, ok, err := textOf(v); ok || err != nil {
+		if err != nil {
+			return mismatch(c, v, err.Error())
+		}
+		return c.appendChecked(v, []byte(s))
+	}
+	switch {
+	case rv.Kind() == reflect.String:
+		return c.appendChecked(v, []byte(rv.String()))
+	case rv.Kind() == reflect.Slice && rv.Type().Elem().Kind() == reflect.Uint8:
+		return c.appendChecked(v, rv.Bytes())
 	}
 	return mismatch(c, v, "")
+}
+
+// appendChecked appends b, the bytes of v, when it has at most N bytes.
+func (c *FixedString) appendChecked(v any, b []byte) error {
+	if len(b) > c.n {
+		return mismatch(c, v, "value of "+strconv.Itoa(len(b))+" bytes is too long")
+	}
+	return c.Append(b)
 }
 
 // AppendDefault appends N zero bytes.

@@ -173,7 +173,7 @@ func (c *LowCardinality) AppendValue(v any) error {
 		return c.AppendString(s)
 	}
 	n := c.dict.Rows()
-	if err := c.dict.AppendValue(x); err != nil {
+	if err := c.dict.AppendValue(innerArg(v, x)); err != nil {
 		return err
 	}
 	if c.strLookup != nil {

@@ -52,6 +52,7 @@ func (c *Nullable) AppendNull() {
 func (c *Nullable) AppendNotNull() { c.nulls = append(c.nulls, 0) }
 
 // AppendValue appends NULL for nil (and nil pointers, and Valuers returning nil), or the value.
+// A value of a type with methods goes to the inner column as it was given (see innerArg).
 func (c *Nullable) AppendValue(v any) error {
 	if v == nil {
 		c.AppendNull()
@@ -65,7 +66,7 @@ func (c *Nullable) AppendValue(v any) error {
 		c.AppendNull()
 		return nil
 	}
-	if err := c.inner.AppendValue(x); err != nil {
+	if err := c.inner.AppendValue(innerArg(v, x)); err != nil {
 		return err
 	}
 	c.nulls = append(c.nulls, 0)

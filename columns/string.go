@@ -83,7 +83,10 @@ func (c *String) Value(i int) any { return c.String(i) }
 // ScanType returns string.
 func (c *String) ScanType() reflect.Type { return reflect.TypeFor[string]() }
 
-// AppendValue appends a string, []byte, fmt.Stringer-free text value, or pointer/Valuer of those.
+// AppendValue appends a string or []byte, the String() of a fmt.Stringer (as clickhouse-go
+// does: a named string type with a String method, net.IP, time.Time), else the MarshalText of an
+// encoding.TextMarshaler, else a named string or byte-slice type as its contents; pointers and
+// driver.Valuer values are followed (a Valuer first, as in clickhouse-go).
 func (c *String) AppendValue(v any) error {
 	switch x := v.(type) {
 	case string:
@@ -93,7 +96,7 @@ func (c *String) AppendValue(v any) error {
 		c.AppendBytes(x)
 		return nil
 	}
-	v, isNil, err := deref(v)
+	v, isNil, err := derefWith(v, nil, isTextual)
 	if err != nil {
 		return err
 	}
@@ -106,6 +109,13 @@ func (c *String) AppendValue(v any) error {
 		return nil
 	case []byte:
 		c.AppendBytes(x)
+		return nil
+	}
+	if s, ok, err := textOf(v); ok || err != nil {
+		if err != nil {
+			return mismatch(c, v, err.Error())
+		}
+		c.Append(s)
 		return nil
 	}
 	rv := reflect.ValueOf(v)

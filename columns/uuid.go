@@ -3,6 +3,7 @@ package columns
 import (
 	"encoding/hex"
 	"reflect"
+	"strconv"
 )
 
 // UUID is a column of UUID. Values() holds each UUID in RFC 4122 byte order ([16]byte); on the wire
@@ -70,9 +71,10 @@ func ParseUUID(s string) ([16]byte, bool) {
 }
 
 // AppendValue appends a [16]byte (or a named type of it, such as google/uuid.UUID), a 16-byte
-// []byte, or a string form.
+// []byte, or a string form, or parses the String() of a fmt.Stringer (else the MarshalText of an
+// encoding.TextMarshaler) of another type, as clickhouse-go does.
 func (c *UUID) AppendValue(v any) error {
-	x, isNil, err := deref(v)
+	x, isNil, err := derefWith(v, nil, isTextual)
 	if err != nil {
 		return err
 	}
@@ -105,6 +107,17 @@ func (c *UUID) AppendValue(v any) error {
 	if rv.Kind() == reflect.Array && rv.Len() == 16 && rv.Type().Elem().Kind() == reflect.Uint8 {
 		var u [16]byte
 		reflect.Copy(reflect.ValueOf(u[:]), rv)
+		c.data = append(c.data, u)
+		return nil
+	}
+	if text, ok, err := textOf(x); ok || err != nil {
+		if err != nil {
+			return mismatch(c, v, err.Error())
+		}
+		u, ok := ParseUUID(text)
+		if !ok {
+			return mismatch(c, v, "its text "+strconv.Quote(text)+" is not a UUID")
+		}
 		c.data = append(c.data, u)
 		return nil
 	}
