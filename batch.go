@@ -2,6 +2,7 @@ package chnative
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"time"
@@ -24,6 +25,8 @@ type Conn interface {
 	// the table header the server sent.
 	PrepareBatch(ctx context.Context, query string) (*Batch, error)
 	// QueryBlocks runs a query and returns its result one block of typed columns at a time.
+	// Arguments bind as in QueryContext: positional ones to ?/$N, sql.Named ones to @name and
+	// {name:Type}.
 	QueryBlocks(ctx context.Context, query string, args ...any) (*Blocks, error)
 	// ServerInfo describes the server.
 	ServerInfo() ServerInfo
@@ -133,11 +136,7 @@ func (c *conn) QueryBlocks(ctx context.Context, query string, args ...any) (*Blo
 	if err := c.begin(); err != nil {
 		return nil, err
 	}
-	named := make([]driver.NamedValue, len(args))
-	for i, a := range args {
-		named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
-	}
-	body, opts, err := bindQuery(query, named, c.rev)
+	body, opts, err := bindQuery(query, namedValues(args), c.rev)
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +145,19 @@ func (c *conn) QueryBlocks(ctx context.Context, query string, args ...any) (*Blo
 		return nil, err
 	}
 	return &Blocks{r: r, first: true}, nil
+}
+
+// namedValues turns the arguments of QueryBlocks into what database/sql hands the driver:
+// sql.Named arguments keep their name (for @name and {name:Type}), the others are positional.
+func namedValues(args []any) []driver.NamedValue {
+	named := make([]driver.NamedValue, len(args))
+	for i, a := range args {
+		named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
+		if na, ok := a.(sql.NamedArg); ok {
+			named[i].Name, named[i].Value = na.Name, na.Value
+		}
+	}
+	return named
 }
 
 // Next moves to the next block with rows, reporting false at the end or on an error.

@@ -192,8 +192,8 @@ func TestServerPlaceholdersTakeArguments(t *testing.T) {
 	if !ok || len(names) != 2 || strings.Join(names[0], ",") != "b,a" || strings.Join(names[1], ",") != "c,d" {
 		t.Errorf("namedRows: %v, %v", names, ok)
 	}
-	// The tuple splitter takes flat tuples only: a type with parentheses is another shape.
-	if names, ok := namedRows("({d:Nullable(String)})"); ok {
-		t.Errorf("namedRows with a parenthesized type: %v", names)
+	// Types with parentheses and commas are one value each.
+	if names, ok := namedRows("({d:Nullable(String)}, {e:Map(String, UInt8)})"); !ok || strings.Join(names[0], ",") != "d,e" {
+		t.Errorf("namedRows with parenthesized types: %v, %v", names, ok)
 	}
 }

@@ -27,7 +27,6 @@ type insertState struct {
 	batch bool
 }
 
-var valuesTail = regexp.MustCompile(`(?is)\bVALUES\b.*$`)
 var formatClause = regexp.MustCompile(`(?is)\bFORMAT\s+\w+\s*$`)
 
 // insertBody turns "INSERT INTO t [(cols)] [VALUES (?, ...)]" into the query text the server
@@ -35,8 +34,9 @@ var formatClause = regexp.MustCompile(`(?is)\bFORMAT\s+\w+\s*$`)
 func insertBody(query string) string {
 	q := strings.TrimSpace(query)
 	q = strings.TrimRight(q, "; \t\r\n")
-	if loc := valuesTail.FindStringIndex(q); loc != nil {
-		return q[:loc[0]] + "VALUES"
+	if tail, ok := insertValuesData(q); ok {
+		// The VALUES keyword itself (not one in a literal, a comment or a column name).
+		return q[:len(q)-len(tail)-len("VALUES")] + "VALUES"
 	}
 	if formatClause.MatchString(q) {
 		return q

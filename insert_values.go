@@ -2,14 +2,19 @@ package chnative
 
 import (
 	"database/sql/driver"
+	"strconv"
 	"strings"
 )
 
 // insertValuesData returns the text after the VALUES keyword of an INSERT (outside literals and
-// comments), and whether the keyword is there.
+// comments), and whether the keyword is there. A VALUES after SELECT is the values() table
+// function of an INSERT ... SELECT, not the data clause.
 func insertValuesData(query string) (string, bool) {
 	i := keywordIndex(query, "VALUES")
 	if i < 0 {
+		return "", false
+	}
+	if j := keywordIndex(query, "SELECT"); j >= 0 && j < i {
 		return "", false
 	}
 	return query[i+len("VALUES"):], true
@@ -32,38 +37,153 @@ func placeholderRows(tail string) (tuples, width int, ok bool) {
 	return len(ts), len(ts[0]), true
 }
 
-// valuesTuples splits a VALUES tail of flat tuples, "(a, b), (c, d)", into the trimmed text of
-// each tuple's values. ok is false for another shape (nested parentheses, a literal holding a
-// comma or parenthesis, tuples of different widths, anything after the last tuple but ";").
+// valuesTuples splits a VALUES tail of tuples, "(a, b), (c, d)", into the trimmed text of each
+// tuple's top-level values. A value may nest parentheses, brackets and braces and hold quoted
+// literals, so "({a:Nullable(String)}, {b:Map(String, UInt8)}, [1, 2], 'x,)')" is one tuple of
+// four values. ok is false for another shape: unbalanced nesting, a comment, tuples of
+// different widths, anything after the last tuple but ";".
 func valuesTuples(tail string) ([][]string, bool) {
 	s := strings.TrimRight(strings.TrimSpace(tail), "; \t\r\n")
 	var out [][]string
-	for len(s) > 0 {
-		if s[0] != '(' {
+	for i := 0; ; {
+		i = skipBlanks(s, i)
+		if i == len(s) {
+			return out, len(out) > 0
+		}
+		if len(out) > 0 {
+			if s[i] != ',' {
+				return nil, false
+			}
+			i = skipBlanks(s, i+1)
+		}
+		if i == len(s) || s[i] != '(' {
 			return nil, false
 		}
-		end := strings.IndexByte(s, ')')
-		if end < 0 {
+		vals, end, ok := tupleValues(s, i)
+		if !ok || len(out) > 0 && len(vals) != len(out[0]) {
 			return nil, false
 		}
-		parts := strings.Split(s[1:end], ",")
-		if len(out) > 0 && len(parts) != len(out[0]) {
-			return nil, false
-		}
-		for k, p := range parts {
-			parts[k] = strings.TrimSpace(p)
-		}
-		out = append(out, parts)
-		s = strings.TrimSpace(s[end+1:])
-		if s == "" {
-			break
-		}
-		if s[0] != ',' {
-			return nil, false
-		}
-		s = strings.TrimSpace(s[1:])
+		out = append(out, vals)
+		i = end
 	}
-	return out, len(out) > 0
+}
+
+func skipBlanks(s string, i int) int {
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	return i
+}
+
+// tupleValues splits the tuple that starts at s[i] == '(' into its trimmed top-level values and
+// returns the index after its closing parenthesis.
+func tupleValues(s string, i int) (vals []string, end int, ok bool) {
+	depth, start := 0, i+1
+	for j := i; j < len(s); j++ {
+		switch ch := s[j]; {
+		case ch == '\'' || ch == '"' || ch == '`':
+			k := skipQuoted(s, j)
+			if k >= len(s) {
+				return nil, 0, false // unterminated, or nothing after it
+			}
+			j = k - 1
+		case ch == '#', ch == '-' && strings.HasPrefix(s[j:], "--"),
+			ch == '/' && (strings.HasPrefix(s[j:], "/*") || strings.HasPrefix(s[j:], "//")):
+			return nil, 0, false // a comment inside the data: not a shape to map
+		case ch == '(' || ch == '[' || ch == '{':
+			depth++
+		case ch == ')' || ch == ']' || ch == '}':
+			depth--
+			if depth < 0 {
+				return nil, 0, false
+			}
+			if depth == 0 {
+				if ch != ')' {
+					return nil, 0, false
+				}
+				return append(vals, strings.TrimSpace(s[start:j])), j + 1, true
+			}
+		case ch == ',' && depth == 1:
+			vals = append(vals, strings.TrimSpace(s[start:j]))
+			start = j + 1
+		}
+	}
+	return nil, 0, false
+}
+
+// valuePlaceholder classifies one value of a VALUES tuple: '?', '$' (index N), '@' or '{'
+// (name), or 0 for anything else (a literal, an expression).
+func valuePlaceholder(v string) (kind byte, name string, index int) {
+	switch {
+	case v == "?":
+		return '?', "", 0
+	case len(v) > 1 && v[0] == '$':
+		n, err := strconv.Atoi(v[1:])
+		if err != nil || n < 1 || !isDigit(v[1]) {
+			return 0, "", 0
+		}
+		return '$', "", n
+	case len(v) > 1 && v[0] == '@' && isIdentStart(v[1]):
+		for j := 2; j < len(v); j++ {
+			if !isIdentChar(v[j]) {
+				return 0, "", 0
+			}
+		}
+		return '@', v[1:], 0
+	case len(v) > 0 && v[0] == '{':
+		if ph, ok := scanParameter(v, 0); ok && ph.end == len(v) {
+			return '{', ph.name, 0
+		}
+	}
+	return 0, "", 0
+}
+
+// valuesMappingError says why the arguments of a VALUES tail cannot be mapped to columns and
+// rows: not a list of tuples, a value that is not a placeholder, or placeholders of more than one
+// style (? with $N, positional with named). nil when they can: every value a ?, every value a
+// $N, or every value named (@name or {name:Type}).
+func valuesMappingError(tail string) error {
+	ts, ok := valuesTuples(tail)
+	if !ok {
+		return bindErr("VALUES %s is not a list of tuples of one width without comments", shortText(tail))
+	}
+	var style byte
+	for r, t := range ts {
+		for c, v := range t {
+			kind, _, _ := valuePlaceholder(v)
+			if kind == 0 {
+				return bindErr("VALUES tuple %d, value %d (%s) is not a placeholder: a prepared insert takes every column from the arguments (give this column a placeholder, or leave it out of the column list for its default)", r+1, c+1, shortText(v))
+			}
+			if kind == '{' {
+				kind = '@'
+			}
+			if style == 0 {
+				style = kind
+			} else if kind != style {
+				return bindErr("VALUES mixes placeholder styles (%s with %s): use one of ?, $N or named (@name, {name:Type})", styleName(style), styleName(kind))
+			}
+		}
+	}
+	return nil
+}
+
+func styleName(kind byte) string {
+	switch kind {
+	case '?':
+		return "?"
+	case '$':
+		return "$N"
+	}
+	return "named"
+}
+
+// shortText quotes s for an error, cut to 60 bytes.
+func shortText(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 60 {
+		s = s[:60] + "..."
+	}
+	return strconv.Quote(s)
 }
 
 // insertWantsData reports whether the server waits for client data blocks after this INSERT:
@@ -119,11 +239,16 @@ func keywordIndex(query, word string) int {
 }
 
 // splitInsertArgs maps the arguments of "VALUES (?, ?), (?, ?)", "VALUES ($2, $1), ..." or
-// "VALUES (@b, @a), ..." (named arguments, sql.Named) to rows in column order. ok is false when
-// the tail has another shape; err names a named placeholder without an argument, or a named
-// argument without a placeholder.
+// "VALUES (@b, @a), ..." / "VALUES ({b:String}, {a:Nullable(String)})" (named arguments,
+// sql.Named; a placeholder's position in its tuple is its column, its name the argument's) to
+// rows in column order. ok is false when the tail has another shape (see valuesMappingError);
+// err names a placeholder without an argument, an argument without a placeholder, or a count of
+// arguments that does not fit the ? placeholders.
 func splitInsertArgs(tail string, args []driver.NamedValue) (rows [][]driver.NamedValue, ok bool, err error) {
-	if tuples, width, ok := placeholderRows(tail); ok && tuples*width == len(args) {
+	if tuples, width, ok := placeholderRows(tail); ok {
+		if tuples*width != len(args) {
+			return nil, false, bindErr("VALUES has %d ? placeholders (%d tuples of %d), %d arguments given", tuples*width, tuples, width, len(args))
+		}
 		rows := make([][]driver.NamedValue, tuples)
 		for i := range rows {
 			rows[i] = args[i*width : (i+1)*width]
@@ -147,8 +272,22 @@ func splitInsertArgs(tail string, args []driver.NamedValue) (rows [][]driver.Nam
 	return rows, true, nil
 }
 
+// mapInsertArgs is splitInsertArgs for a prepared insert, which has no other way to send the
+// values: a tail it cannot map is an error saying why, never arguments taken in order.
+func mapInsertArgs(tail string, args []driver.NamedValue) ([][]driver.NamedValue, error) {
+	rows, ok, err := splitInsertArgs(tail, args)
+	if err != nil || ok {
+		return rows, err
+	}
+	if err := valuesMappingError(tail); err != nil {
+		return nil, err
+	}
+	// Every value is a $N: the numbers do not fit the arguments.
+	return nil, bindErr("the $N placeholders of VALUES must use each of the %d arguments, $1 to $%d", len(args), len(args))
+}
+
 // namedRows parses a VALUES tail whose every value is a named placeholder, "(@a, @b), (@c, @d)"
-// or "({a:String}, {b:UInt8})", into the names by tuple.
+// or "({a:String}, {b:Nullable(String)})", into the names by tuple.
 func namedRows(tail string) ([][]string, bool) {
 	ts, ok := valuesTuples(tail)
 	if !ok {
@@ -156,19 +295,11 @@ func namedRows(tail string) ([][]string, bool) {
 	}
 	for _, t := range ts {
 		for i, p := range t {
-			if ph, ok := scanParameter(p, 0); ok && ph.end == len(p) {
-				t[i] = ph.name
-				continue
-			}
-			if len(p) < 2 || p[0] != '@' || !isIdentStart(p[1]) {
+			kind, name, _ := valuePlaceholder(p)
+			if kind != '@' && kind != '{' {
 				return nil, false
 			}
-			for j := 2; j < len(p); j++ {
-				if !isWordChar(p[j]) {
-					return nil, false
-				}
-			}
-			t[i] = p[1:]
+			t[i] = name
 		}
 	}
 	return ts, true

@@ -23,20 +23,30 @@ type stmt struct {
 	vals       []any
 }
 
-// PrepareContext prepares query. Inside a transaction an INSERT starts a batched insert at once.
+// PrepareContext prepares query. Inside a transaction an INSERT that takes its data from the
+// client (VALUES, FORMAT, or a bare column list; not INSERT ... SELECT, which runs as a
+// statement) starts a batched insert at once. Its VALUES list, when it has one, must map the
+// arguments to columns: only placeholders, all ?, all $N or all named (@name, {name:Type}); a
+// literal among them or mixed styles fail here, naming the value, rather than take the
+// arguments in order.
 func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
 	if err := c.begin(); err != nil {
 		return nil, err
 	}
 	s := &stmt{c: c, query: query}
-	if tail, ok := insertValuesData(query); ok && strings.TrimSpace(tail) != "" {
+	if tail, ok := insertValuesData(query); ok && strings.TrimSpace(strings.TrimRight(tail, "; \t\r\n")) != "" {
 		if tuples, _, ok := placeholderRows(tail); !ok || tuples > 1 {
 			s.valuesTail = tail
 		}
 	}
-	if isInsert(query) && !hasPlaceholders(query) || isInsert(query) && c.inTx {
+	if insertWantsData(query) && (!hasPlaceholders(query) || c.inTx) {
 		s.insert = true
 		if c.inTx {
+			if s.valuesTail != "" {
+				if err := valuesMappingError(s.valuesTail); err != nil {
+					return nil, err
+				}
+			}
 			ins, err := c.openInsert(ctx, query)
 			if err != nil {
 				return nil, err
@@ -103,14 +113,11 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 		}
 		return driver.RowsAffected(1), nil
 	}
-	// VALUES (?, ?), (?, ?), ($2, $1) or (@b, @a) decide which argument goes to which column
-	// and row.
-	rowsArgs, ok, err := splitInsertArgs(s.valuesTail, args)
+	// VALUES (?, ?), (?, ?), ($2, $1), (@b, @a) or ({b:String}, {a:String}) decide which
+	// argument goes to which column and row.
+	rowsArgs, err := mapInsertArgs(s.valuesTail, args)
 	if err != nil {
 		return nil, err
-	}
-	if !ok {
-		rowsArgs = [][]driver.NamedValue{args}
 	}
 	start, sent := s.ins.block.Rows(), s.ins.sent
 	for _, row := range rowsArgs {
