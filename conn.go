@@ -346,6 +346,7 @@ func (c *conn) sendQuery(body string, opts *queryOptions) (string, error) {
 		if opts.hasQuotaKey {
 			q.ClientInfo.QuotaKey = opts.quotaKey
 		}
+		q.ClientInfo.Trace = opts.trace // the caller's span (trace.go); sent from revision 54442
 		opts.applyOptions(settings, body)
 		if err := opts.renderParameters(body, c.rev); err != nil {
 			return id, err

@@ -202,6 +202,7 @@ type queryOptions struct {
 	external      []externalTable
 	blockSize     int
 	deadline      time.Time
+	trace         *nativeproto.Trace // the caller's span (trace.go), nil for none
 
 	sum Progress // progress so far
 }
@@ -253,6 +254,9 @@ func optionsFrom(ctx context.Context, opts *queryOptions) *queryOptions {
 	}
 	if dl, ok := ctx.Deadline(); ok {
 		get().deadline = dl
+	}
+	if tr := traceFrom(ctx); tr != nil {
+		get().trace = tr
 	}
 	return opts
 }
