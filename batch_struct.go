@@ -2,6 +2,7 @@ package chnative
 
 import (
 	"database/sql/driver"
+	"encoding"
 	"fmt"
 	"reflect"
 	"strings"
@@ -129,7 +130,7 @@ func (p *structAppendPlan) append(ins *insertState, base unsafe.Pointer, stride 
 // appenderFor returns the appender of a field of type ft into col: a typed loop when the column
 // stores ft's kind as it is, else a loop through AppendValue.
 func appenderFor(col columns.Column, ft reflect.Type) func(columns.Column, unsafe.Pointer, uintptr, int) (int, error) {
-	if implementsValuer(ft) {
+	if implementsConverter(ft) {
 		return valueAppender(ft)
 	}
 	k := ft.Kind()
@@ -185,12 +186,35 @@ func appenderFor(col columns.Column, ft reflect.Type) func(columns.Column, unsaf
 	return valueAppender(ft)
 }
 
-var valuerType = reflect.TypeFor[driver.Valuer]()
+// converterTypes are the interfaces columns take a value by (driver.Valuer everywhere;
+// encoding.BinaryMarshaler, fmt.Stringer and encoding.TextMarshaler in some columns), which the
+// typed loops would bypass.
+var converterTypes = []reflect.Type{
+	reflect.TypeFor[driver.Valuer](), reflect.TypeFor[encoding.BinaryMarshaler](),
+	reflect.TypeFor[fmt.Stringer](), reflect.TypeFor[encoding.TextMarshaler](),
+}
 
-// implementsValuer reports whether values of ft convert through driver.Valuer, which the typed
-// loops would bypass.
-func implementsValuer(ft reflect.Type) bool {
-	return ft.Implements(valuerType) || reflect.PointerTo(ft).Implements(valuerType)
+// implementsConverter reports whether ft or *ft implements one of converterTypes.
+func implementsConverter(ft reflect.Type) bool {
+	pt := reflect.PointerTo(ft)
+	for _, it := range converterTypes {
+		if ft.Implements(it) || pt.Implements(it) {
+			return true
+		}
+	}
+	return false
+}
+
+// pointerOnlyConverter reports whether *ft implements one of converterTypes that ft does not
+// (a method with a pointer receiver).
+func pointerOnlyConverter(ft reflect.Type) bool {
+	pt := reflect.PointerTo(ft)
+	for _, it := range converterTypes {
+		if !ft.Implements(it) && pt.Implements(it) {
+			return true
+		}
+	}
+	return false
 }
 
 func fixedAppender[T columns.FixedNum](col columns.Column, base unsafe.Pointer, stride uintptr, n int) (int, error) {
@@ -218,8 +242,20 @@ func bytesAppender(col columns.Column, base unsafe.Pointer, stride uintptr, n in
 }
 
 // valueAppender boxes each field value and appends it with AppendValue (Nullable from pointers,
-// time.Time, decimals, arrays, driver.Valuer, ...).
+// time.Time, decimals, arrays, driver.Valuer, ...). A field whose type has one of those methods
+// only on its pointer (MarshalBinary with a pointer receiver) is given as a pointer to it, so the
+// column finds the method; columns copy what they append and keep no pointer.
 func valueAppender(ft reflect.Type) func(columns.Column, unsafe.Pointer, uintptr, int) (int, error) {
+	if pointerOnlyConverter(ft) {
+		return func(col columns.Column, base unsafe.Pointer, stride uintptr, n int) (int, error) {
+			for i := 0; i < n; i++ {
+				if err := col.AppendValue(reflect.NewAt(ft, unsafe.Add(base, uintptr(i)*stride)).Interface()); err != nil {
+					return i, err
+				}
+			}
+			return n, nil
+		}
+	}
 	return func(col columns.Column, base unsafe.Pointer, stride uintptr, n int) (int, error) {
 		for i := 0; i < n; i++ {
 			v := reflect.NewAt(ft, unsafe.Add(base, uintptr(i)*stride)).Elem().Interface()

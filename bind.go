@@ -2,6 +2,7 @@ package chnative
 
 import (
 	"database/sql/driver"
+	"encoding"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -393,7 +394,7 @@ func typedLiteral(n *columns.TypeNode, v any, depth int) (string, error) {
 		return typedLiteral(paramArg(n, len(n.Args)-1), v, depth+1)
 	case "Date", "Date32":
 		if t, ok := v.(time.Time); ok {
-			return quoteLiteral(t.Format("2006-01-02")), nil
+			return quoteLiteral(epochIfZero(t).Format("2006-01-02")), nil
 		}
 	case "UUID", "IPv4", "IPv6":
 		s, err := textOf(v, n.Name)
@@ -568,7 +569,7 @@ func writeParam(b *strings.Builder, n *columns.TypeNode, v any, quoted bool, dep
 		return nil
 	case "Date", "Date32":
 		if t, ok := v.(time.Time); ok {
-			writeQuotable(b, t.Format("2006-01-02"), quoted)
+			writeQuotable(b, epochIfZero(t).Format("2006-01-02"), quoted)
 			return nil
 		}
 		return writeTextParam(b, v, quoted)
@@ -623,7 +624,8 @@ var intervalUnits = map[string]time.Duration{
 }
 
 // derefParam follows pointers and driver.Valuer values (nil pointers and nil values are NULL);
-// values this file renders itself are kept.
+// values this file renders itself are kept, and so is a pointer whose String or MarshalText
+// method (a pointer receiver) its element does not have: its text is the value's.
 func derefParam(v any) (any, error) {
 	for range maxLiteralDepth {
 		switch x := v.(type) {
@@ -649,9 +651,69 @@ func derefParam(v any) (any, error) {
 		if rv.IsNil() {
 			return nil, nil
 		}
+		if textMethodsOnPointer(rv.Type()) {
+			return v, nil
+		}
 		v = rv.Elem().Interface()
 	}
 	return nil, fmt.Errorf("pointers or Valuers nested more than %d levels", maxLiteralDepth)
+}
+
+var (
+	stringerType      = reflect.TypeFor[fmt.Stringer]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// textMethodsOnPointer reports whether the pointer type pt has a String or MarshalText method
+// that its element type lacks (declared with a pointer receiver), and the element is not a
+// number: following the pointer would lose the value's text.
+func textMethodsOnPointer(pt reflect.Type) bool {
+	et := pt.Elem()
+	if isNumberKind(et.Kind()) {
+		return false
+	}
+	return pt.Implements(stringerType) && !et.Implements(stringerType) ||
+		pt.Implements(textMarshalerType) && !et.Implements(textMarshalerType)
+}
+
+func isNumberKind(k reflect.Kind) bool {
+	switch k {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint,
+		reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr, reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
+// interfaceText returns the text of a value by its String method (fmt.Stringer), else its
+// MarshalText (encoding.TextMarshaler): how clickhouse-go writes a value of another type
+// (netip.Addr, a named string type, a struct with a String method) as an argument. Values of a
+// number kind have none here: a named integer with a String method is still its number.
+func interfaceText(v any) (string, bool, error) {
+	if v == nil {
+		return "", false, nil
+	}
+	t := reflect.TypeOf(v)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if isNumberKind(t.Kind()) {
+		return "", false, nil
+	}
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
+		return "", false, nil
+	}
+	switch x := v.(type) {
+	case fmt.Stringer:
+		return x.String(), true, nil
+	case encoding.TextMarshaler:
+		b, err := x.MarshalText()
+		if err != nil {
+			return "", false, fmt.Errorf("%T.MarshalText: %w", v, err)
+		}
+		return string(b), true, nil
+	}
+	return "", false, nil
 }
 
 func paramArg(n *columns.TypeNode, i int) *columns.TypeNode {
@@ -730,6 +792,12 @@ func textOf(v any, typ string) (string, error) {
 		return x.String(), nil
 	case fmt.Stringer:
 		return x.String(), nil
+	case encoding.TextMarshaler:
+		b, err := x.MarshalText()
+		if err != nil {
+			return "", fmt.Errorf("%T.MarshalText: %w", v, err)
+		}
+		return string(b), nil
 	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
@@ -770,8 +838,13 @@ func textOf(v any, typ string) (string, error) {
 	return "", fmt.Errorf("cannot write %T as %s text", v, strings.TrimSpace("a "+typ))
 }
 
-// enumText returns the name of an enum value given as its name or its number.
+// enumText returns the name of an enum value given as its name or its number. A value with a
+// String method (type Color int8 with its names) is its String() when the enum has that name,
+// as an Enum column takes it.
 func enumText(n *columns.TypeNode, v any) (string, error) {
+	if s, ok := v.(fmt.Stringer); ok && enumHasName(n, s.String()) {
+		return s.String(), nil
+	}
 	i, ok := intOf(v)
 	if !ok {
 		return textOf(v, "")
@@ -785,8 +858,27 @@ func enumText(n *columns.TypeNode, v any) (string, error) {
 	return "", fmt.Errorf("%s has no element %d", n.Name, i)
 }
 
+func enumHasName(n *columns.TypeNode, name string) bool {
+	for _, a := range n.Args {
+		if a.Kind == columns.ArgEnum && a.String == name {
+			return true
+		}
+	}
+	return false
+}
+
+// epochIfZero returns the epoch for the zero time.Time, which the Date and time columns store as
+// 0 (as clickhouse-go does), so that a parameter or literal of it means what a column of it holds.
+func epochIfZero(t time.Time) time.Time {
+	if t.IsZero() {
+		return time.Unix(0, 0).UTC()
+	}
+	return t
+}
+
 // dateTimeText writes t for DateTime or DateTime64 (see parameterText).
 func dateTimeText(t time.Time, n *columns.TypeNode) string {
+	t = epochIfZero(t)
 	sec, ns := t.Unix(), t.Nanosecond()
 	if n.Name == "DateTime" || ns == 0 {
 		if sec < 0 {
@@ -1171,6 +1263,12 @@ func formatLiteral(v any, depth int) (string, error) {
 		}
 		return formatLiteral(vv, depth+1)
 	}
+	if s, ok, err := interfaceText(v); ok || err != nil {
+		if err != nil {
+			return "", err
+		}
+		return quoteLiteral(s), nil
+	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
 	case reflect.Pointer:
@@ -1296,7 +1394,7 @@ func formatBigInt(x *big.Int) (string, error) {
 
 // formatTime writes t as a DateTime (whole seconds in its range) or DateTime64(9) literal in UTC.
 func formatTime(t time.Time) string {
-	u := t.UTC()
+	u := epochIfZero(t).UTC()
 	if u.Nanosecond() == 0 && u.Unix() >= 0 && u.Unix() <= math.MaxUint32 {
 		return "toDateTime('" + u.Format("2006-01-02 15:04:05") + "', 'UTC')"
 	}

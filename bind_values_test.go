@@ -1,0 +1,95 @@
+package chnative
+
+import (
+	"net"
+	"net/netip"
+	"testing"
+	"time"
+)
+
+// rank is a named number with a String method: literals keep it a number.
+type rank int
+
+func (l rank) String() string { return "rank" }
+
+// rankPtr has its String method on the pointer: still a number.
+type rankPtr int
+
+func (l *rankPtr) String() string { return "rankPtr" }
+
+// TestBindValuesLiterals: ? literals of the zero time (the epoch) and of values with a String or
+// MarshalText method (their text, quoted), as clickhouse-go writes them; numbers stay numbers.
+func TestBindValuesLiterals(t *testing.T) {
+	var z time.Time
+	lp := rankPtr(3)
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{z, "toDateTime('1970-01-01 00:00:00', 'UTC')"},
+		{&z, "toDateTime('1970-01-01 00:00:00', 'UTC')"},
+		{z.In(time.FixedZone("X", 7200)), "toDateTime('1970-01-01 00:00:00', 'UTC')"},
+		{time.Date(1, 1, 1, 0, 0, 1, 0, time.UTC), "toDateTime64('0001-01-01 00:00:01.000000000', 9, 'UTC')"},
+		{&strPtr{"it's"}, `'it\'s'`},
+		{textOnly{"a\tb"}, `'a\tb'`},
+		{netip.MustParseAddr("::1"), "'::1'"},
+		{net.IPv4(1, 2, 3, 4).To4(), "'1.2.3.4'"},
+		{valuerStringer{}, "'by Value'"},
+		{(*strPtr)(nil), "NULL"},
+		{rank(2), "2"},
+		{&lp, "3"},
+		{shade(1), "1"},
+		{time.Duration(5), "5"},
+	} {
+		got, err := formatLiteral(tc.v, 0)
+		if err != nil || got != tc.want {
+			t.Errorf("formatLiteral(%T %v) = %s, %v; want %s", tc.v, tc.v, got, err, tc.want)
+		}
+	}
+}
+
+// TestBindValuesParameters: parameter text and CAST literals of the zero time (the epoch) and of
+// values with a String or MarshalText method, pointer receivers included.
+func TestBindValuesParameters(t *testing.T) {
+	var z time.Time
+	for _, tc := range []struct {
+		typ  string
+		v    any
+		want string
+	}{
+		{"Date", z, "1970-01-01"},
+		{"Date32", &z, "1970-01-01"},
+		{"DateTime", z, "0000000000"},
+		{"DateTime64(3)", z, "0000000000"},
+		{"Nullable(DateTime('UTC'))", &z, "0000000000"},
+		{"Array(Date)", []time.Time{z}, "['1970-01-01']"},
+		{"String", &strPtr{"a\tb"}, `a\tb`},
+		{"Array(String)", []*strPtr{{"x'y"}}, `['x\'y']`},
+		{"UUID", &strPtr{"61f0c404-5cb3-11e7-907b-a6006ad3dba0"}, "61f0c404-5cb3-11e7-907b-a6006ad3dba0"},
+		{"String", textOnly{"t"}, "t"},
+		{"Enum8('red' = 1, 'green' = 2)", shade(1), "green"},
+		{"Enum8('red' = 1, 'green' = 2)", shade(2), "green"}, // "blue" is no name here: its number
+		{"Int32", rank(7), "7"},
+	} {
+		got, err := parameterText(tc.v, tc.typ)
+		if err != nil || got != tc.want {
+			t.Errorf("parameterText(%T, %s) = %q, %v; want %q", tc.v, tc.typ, got, err, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		typ  string
+		v    any
+		want string
+	}{
+		{"Date", z, "CAST('1970-01-01' AS Date)"},
+		{"DateTime", z, "CAST(toDateTime('1970-01-01 00:00:00', 'UTC') AS DateTime)"},
+		{"String", &strPtr{"s"}, "CAST('s' AS String)"},
+		{"UUID", &strPtr{"61f0c404-5cb3-11e7-907b-a6006ad3dba0"}, "CAST('61f0c404-5cb3-11e7-907b-a6006ad3dba0' AS UUID)"},
+		{"Enum8('red' = 1, 'green' = 2)", shade(1), "CAST('green' AS Enum8('red' = 1, 'green' = 2))"},
+	} {
+		got, err := castLiteral(tc.v, tc.typ)
+		if err != nil || got != tc.want {
+			t.Errorf("castLiteral(%T, %s) = %s, %v; want %s", tc.v, tc.typ, got, err, tc.want)
+		}
+	}
+}
