@@ -59,7 +59,7 @@ func TestAppendStructsRoundTrip(t *testing.T) {
 	}
 	for _, comp := range []string{"none", "lz4", "zstd"} {
 		t.Run(comp, func(t *testing.T) {
-			db := openDB(t, "compress="+comp, fmt.Sprint("max_block_size=", n/8))
+			db := openDB(t, "compress="+comp, fmt.Sprint("insert_block_rows=", n/8))
 			table := createTable(t, db, "rt_struct", roundTripColumns)
 			src := make([]rtStruct, n)
 			for i := range src {
@@ -75,7 +75,7 @@ func TestAppendStructsRoundTrip(t *testing.T) {
 					return err
 				}
 				if b.Sent() == 0 {
-					return errors.New("no block was sent at max_block_size")
+					return errors.New("no block was sent at insert_block_rows")
 				}
 				for i := split; i < n; i++ {
 					if err := AppendStruct(b, &src[i]); err != nil {
@@ -159,7 +159,7 @@ type badRow struct {
 // failing one stay, in one block and across blocks; a column with no field fails before anything
 // is appended.
 func TestAppendStructsErrors(t *testing.T) {
-	db := openDB(t, "max_block_size=4")
+	db := openDB(t, "insert_block_rows=4")
 	table := createTable(t, db, "struct_err", "a UInt64, b UInt8, c String")
 	ctx := context.Background()
 	rows := make([]badRow, 10)
@@ -237,7 +237,7 @@ func TestAppendStructsFirstFailingRow(t *testing.T) {
 // TestColumnErrorRow checks that insert errors name the column and the row's number in the insert,
 // counting rows already sent, for Batch.Append and the prepared batch.
 func TestColumnErrorRow(t *testing.T) {
-	db := openDB(t, "max_block_size=3")
+	db := openDB(t, "insert_block_rows=3")
 	table := createTable(t, db, "colerr_row", "a UInt64, b UInt8")
 	ctx := context.Background()
 	err := withBatch(t, db, ctx, "INSERT INTO "+table, func(b *Batch) error {

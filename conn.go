@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -81,14 +82,26 @@ type conn struct {
 	ctxDeadline time.Time
 
 	cur *queryOptions // options of the running query (callbacks), nil if none
-	log *slog.Logger  // from the Connector; nil logs nothing
+	log *slog.Logger  // the debug log (debuglog.go); nil logs nothing
+
+	queryID   string      // id of the last query sent
+	trace     queryTrace  // the running query, for the debug log
+	bytesRead uint64      // bytes read from the socket, counted only when logging
+	drain     *drainState // a cancelled query being drained off the caller's path (drain.go)
+	created   time.Time   // for conn_max_lifetime
+	// settingsChecked: a query with the DSN's settings has run (Ping checks them once).
+	settingsChecked bool
 
 	hostname, osUser string
 }
 
-func newConn(cfg *dsn.Config, nc net.Conn, addr string) *conn {
-	c := &conn{cfg: cfg, nc: nc, addr: addr, loc: time.UTC, sessLoc: time.UTC}
-	c.pr = nativeproto.NewPacketReader(nc)
+func newConn(cfg *dsn.Config, nc net.Conn, addr string, log *slog.Logger) *conn {
+	c := &conn{cfg: cfg, nc: nc, addr: addr, loc: time.UTC, sessLoc: time.UTC, log: log, created: time.Now()}
+	if log != nil {
+		c.pr = nativeproto.NewPacketReader(countingReader{r: nc, n: &c.bytesRead})
+	} else {
+		c.pr = nativeproto.NewPacketReader(nc)
+	}
 	c.pw = nativeproto.NewPacketWriter()
 	c.hostname, _ = os.Hostname()
 	if u := os.Getenv("USER"); u != "" {
@@ -101,12 +114,29 @@ func newConn(cfg *dsn.Config, nc net.Conn, addr string) *conn {
 // the configuration, password included.
 func (c *conn) Format(f fmt.State, verb rune) { _, _ = fmt.Fprintf(f, "chnative.conn(%s)", c.addr) }
 
+// clientName is the name the server records for the client (system.processes, query_log):
+// the DSN's client_info_product entries, then client_name or, by default, the driver's own
+// entry, in clickhouse-go's layout: "app/1.2 chnative/0.1.0 (lv:go/1.26.0; os:linux)".
 func (c *conn) clientName() string {
-	if c.cfg.ClientName != "" {
-		return c.cfg.ClientName
+	base := c.cfg.ClientName
+	if base == "" {
+		base = defaultClientName
 	}
-	return "chnative"
+	if len(c.cfg.ClientProducts) == 0 {
+		return base
+	}
+	var b strings.Builder
+	for _, p := range c.cfg.ClientProducts {
+		b.WriteString(p.String())
+		b.WriteByte(' ')
+	}
+	b.WriteString(base)
+	return b.String()
 }
+
+// defaultClientName is the driver's entry in the client name.
+var defaultClientName = fmt.Sprintf("chnative/%d.%d.%d (lv:go/%s; os:%s)", clientMajor, clientMinor, clientPatch,
+	strings.TrimPrefix(runtime.Version(), "go"), runtime.GOOS)
 
 // clientRevision is the revision the connection advertises: the DSN's protocol_revision, else
 // nativeproto.ClientRevision.
@@ -169,7 +199,14 @@ func (c *conn) handshake() error {
 	}
 	switch c.cfg.Compress {
 	case dsn.CompressionLZ4:
-		c.comp, err = nativeproto.NewCompressor(nativeproto.MethodLZ4, c.cfg.CompressLevel)
+		// Plain LZ4 has no levels (as in clickhouse-go, compress_level applies to lz4hc and zstd).
+		c.comp, err = nativeproto.NewCompressor(nativeproto.MethodLZ4, 0)
+	case dsn.CompressionLZ4HC:
+		level := c.cfg.CompressLevel
+		if level <= 0 {
+			level = 9 // ClickHouse's (and ch-go's) default LZ4HC level
+		}
+		c.comp, err = nativeproto.NewCompressor(nativeproto.MethodLZ4, min(level, nativeproto.MaxLZ4Level))
 	case dsn.CompressionZSTD:
 		c.comp, err = nativeproto.NewCompressor(nativeproto.MethodZSTD, c.cfg.CompressLevel)
 	}
@@ -233,15 +270,18 @@ func (c *conn) ServerInfo() ServerInfo {
 // Location returns the session's time zone: the one DateTime values without a time zone in
 // their type are read in. It is the server's (from its Hello) until a SET session_timezone or a
 // TimezoneUpdate from the server changes it (see timezoneUpdate).
-func (c *conn) Location() *time.Location { return c.sessLoc }
+func (c *conn) Location() *time.Location {
+	c.awaitDrain() // a TimezoneUpdate read by the drain may change it
+	return c.sessLoc
+}
 
 // insertBlockSize is the number of rows per block of the insert being opened: WithBlockSize of
-// its context, else the DSN's max_block_size.
+// its context, else the DSN's insert_block_rows.
 func (c *conn) insertBlockSize() int {
 	if c.cur != nil && c.cur.blockSize > 0 {
 		return c.cur.blockSize
 	}
-	return c.cfg.MaxBlockSize
+	return c.cfg.InsertBlockRows
 }
 
 // watch arranges for blocked socket calls to fail when ctx is done. The returned function stops
@@ -353,6 +393,7 @@ func (c *conn) sendQuery(body string, opts *queryOptions) (string, error) {
 		}
 	}
 	c.cur = opts
+	c.queryID = id
 	c.startQueryLocation(settings)
 	if c.comp != nil {
 		if c.comp.Method() == nativeproto.MethodZSTD {
@@ -383,6 +424,7 @@ func (c *conn) sendQuery(body string, opts *queryOptions) (string, error) {
 		c.pw.Reset()
 		return id, err
 	}
+	c.traceStart(id, body, len(q.Settings))
 	c.pr.SetCompression(c.comp != nil)
 	if c.comp != nil {
 		c.pw.SetCompressor(c.comp)
@@ -454,6 +496,7 @@ func (c *conn) recv(reuse *nativeproto.Block) (event, error) {
 			if spare && b != c.insertReuse {
 				c.readReuse = b
 			}
+			c.traceBlock(b.Rows())
 			return event{code: code, block: b}, nil
 		case nativeproto.ServerCodeTotals, nativeproto.ServerCodeExtremes:
 			_, b, err := c.pr.ReadBlock(scratch)
@@ -465,12 +508,14 @@ func (c *conn) recv(reuse *nativeproto.Block) (event, error) {
 			if err := c.awaitPong(); err != nil {
 				return event{}, err
 			}
+			c.traceEnd("query done", nil)
 			return event{code: code}, nil
 		case nativeproto.ServerCodeException:
 			ex, err := c.pr.ReadException()
 			if err != nil {
 				return event{}, err
 			}
+			c.traceEnd("query failed", fromWire(ex))
 			if c.pendingPong {
 				// An old server that failed while reading the query may have lost the Ping with
 				// the rest of the packet: give the Pong a bounded time, else drop the connection.
@@ -586,15 +631,20 @@ func (c *conn) fail(ctx context.Context, fired bool, err error) error {
 	var ne net.Error
 	pastDeadline := hasDL && !time.Now().Before(dl) && errors.As(err, &ne) && ne.Timeout()
 	if fired || ctx.Err() != nil || pastDeadline {
-		c.cancelAndDrain()
-		if ctx.Err() != nil {
-			return ctx.Err()
+		cause := ctx.Err()
+		switch {
+		case cause != nil:
+		case pastDeadline:
+			cause = context.DeadlineExceeded
+		default:
+			cause = context.Canceled
 		}
-		if pastDeadline {
-			return context.DeadlineExceeded
-		}
-		return context.Canceled
+		c.traceEnd("query cancelled (context ended); the Cancel and the drain run off the caller's path", nil,
+			slog.String("cause", cause.Error()))
+		c.cancelOffPath(cause) // drain.go: the caller returns now
+		return c.contextError(cause)
 	}
+	c.traceEnd("query broken", err)
 	c.markBad()
 	if errors.As(err, &ne) && ne.Timeout() {
 		return &ProtocolError{Op: "read", Err: err}
@@ -620,6 +670,7 @@ func (c *conn) cancelAndDrain() {
 // sendCancel writes a Cancel packet (bounded by drainTimeout); false, with the connection marked
 // bad, when that fails. It only writes, so a read-ahead may be reading meanwhile.
 func (c *conn) sendCancel() bool {
+	c.traceEnd("query cancelled", nil)
 	_ = c.nc.SetWriteDeadline(time.Now().Add(drainTimeout))
 	defer func() { _ = c.nc.SetWriteDeadline(time.Time{}) }()
 	c.pw.Reset()
@@ -693,12 +744,15 @@ func (c *conn) markBad() {
 	_ = c.nc.Close()
 }
 
-// begin checks that the connection can start a new query.
+// begin checks that the connection can start a new query, after waiting for the drain of a
+// query cancelled before (drain.go).
 func (c *conn) begin() error {
+	c.awaitDrain()
 	if c.closed {
 		return driver.ErrBadConn
 	}
 	if c.bad {
+		c.logRetry("broken")
 		return driver.ErrBadConn
 	}
 	if c.insert != nil {
@@ -715,10 +769,16 @@ func (c *conn) begin() error {
 	return nil
 }
 
-// Ping sends Ping and waits for Pong.
+// Ping sends Ping and waits for Pong. The first Ping of a connection whose DSN has settings runs
+// SELECT 1 with them instead: a setting the server refuses (unknown, out of range, not allowed
+// for the user, or, on a server below revision 54429, one the driver cannot encode) fails every
+// query, so it fails Ping too.
 func (c *conn) Ping(ctx context.Context) error {
 	if err := c.begin(); err != nil {
 		return err
+	}
+	if !c.settingsChecked && len(c.cfg.Settings) > 0 {
+		return c.checkSettings(ctx)
 	}
 	fired := c.watch(ctx)
 	c.pw.WritePing()
@@ -754,10 +814,33 @@ func (c *conn) Ping(ctx context.Context) error {
 	}
 }
 
-// Close closes the connection.
+// checkSettings runs SELECT 1 with the DSN's settings (see Ping).
+func (c *conn) checkSettings(ctx context.Context) error {
+	const probe = "SELECT 1"
+	if _, err := c.exec(ctx, probe, probe, nil, nil); err != nil {
+		if errors.Is(err, driver.ErrBadConn) || ctx.Err() != nil {
+			return err
+		}
+		keys := make([]string, 0, len(c.cfg.Settings))
+		for k := range c.cfg.Settings {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		return fmt.Errorf("chnative: ping: a query with the DSN's settings (%s) fails, so every query would: %w",
+			strings.Join(keys, ", "), err)
+	}
+	c.settingsChecked = true
+	return nil
+}
+
+// Close closes the connection. A background drain (drain.go) ends with it.
 func (c *conn) Close() error {
 	if c.closed {
 		return nil
+	}
+	if c.drain != nil {
+		_ = c.nc.Close()
+		c.awaitDrain()
 	}
 	c.closed = true
 	if c.log != nil {
@@ -766,9 +849,18 @@ func (c *conn) Close() error {
 	return c.nc.Close()
 }
 
-// ResetSession keeps only connections that are idle and in sync.
+// ResetSession keeps only connections that are idle and in sync, and younger than the DSN's
+// conn_max_lifetime. It waits for the drain of a query cancelled before (drain.go), bounded by
+// ctx and drainTimeout.
 func (c *conn) ResetSession(ctx context.Context) error {
+	c.awaitDrainCtx(ctx)
 	if c.bad || c.closed {
+		c.logRetry("broken")
+		return driver.ErrBadConn
+	}
+	if c.expired() {
+		c.logRetry("older than conn_max_lifetime")
+		c.markBad()
 		return driver.ErrBadConn
 	}
 	if c.insert != nil {
@@ -778,10 +870,16 @@ func (c *conn) ResetSession(ctx context.Context) error {
 		return driver.ErrBadConn
 	}
 	if !c.idleAndInSync() {
+		c.logRetry("closed by the server while idle, or data left unread")
 		c.markBad()
 		return driver.ErrBadConn // nothing was sent on it: database/sql retries on another
 	}
 	return nil
+}
+
+// expired reports whether the connection is older than the DSN's conn_max_lifetime.
+func (c *conn) expired() bool {
+	return c.cfg.ConnMaxLifetime > 0 && time.Since(c.created) > c.cfg.ConnMaxLifetime
 }
 
 // idleAndInSync reports whether a pooled connection is still open and has nothing unread: a
@@ -798,8 +896,15 @@ func (c *conn) idleAndInSync() bool {
 	return true
 }
 
-// IsValid reports whether the connection may go back to the pool.
-func (c *conn) IsValid() bool { return !c.bad && !c.closed && !c.busy }
+// IsValid reports whether the connection may go back to the pool. It does not wait for a
+// background drain (database/sql calls it on the caller's path): a draining connection is
+// valid, and ResetSession waits for the drain before the pool hands it out again.
+func (c *conn) IsValid() bool {
+	if c.draining() {
+		return !c.closed
+	}
+	return !c.bad && !c.closed && !c.busy && !c.expired()
+}
 
 // CheckNamedValue accepts every argument as it is: the binder and the columns convert them.
 func (c *conn) CheckNamedValue(nv *driver.NamedValue) error { return nil }
@@ -831,6 +936,7 @@ type tx struct {
 
 // Commit sends the rows of the open insert and finishes it.
 func (t *tx) Commit() error {
+	t.c.awaitDrain()
 	if t.done {
 		return ErrClosed
 	}
@@ -847,6 +953,7 @@ func (t *tx) Commit() error {
 
 // Rollback cancels the open insert: rows not yet sent are dropped.
 func (t *tx) Rollback() error {
+	t.c.awaitDrain()
 	if t.done {
 		return ErrClosed
 	}

@@ -5,13 +5,24 @@
 //
 //	db, err := sql.Open("chnative", "clickhouse://default@127.0.0.1:9000/default?compress=lz4")
 //
-// or build a Connector from a [dsn.Config] with [NewConnector] and sql.OpenDB.
+// or build a Connector from a [dsn.Config] with [NewConnector] and sql.OpenDB, or open a *sql.DB
+// with [OpenDB], which also applies the pool limits of the configuration (clickhouse-go's
+// max_open_conns, max_idle_conns, conn_max_lifetime).
+//
+// # Debug log
+//
+// With debug=true in the DSN (dsn.Config.Debug), or a dsn.Config.Logger, the driver logs what it
+// does through log/slog at debug level: connects and failovers, each query's id with its
+// blocks, rows, bytes read and timings, cancels and the drains that follow them, and every
+// connection it gives up or that database/sql retries on another. debug=true without a Logger
+// writes text to standard error (clickhouse-go writes to standard output; a driver writing there
+// would mix with a program's own output). Passwords are never logged; query text is, shortened.
 //
 // # Batched inserts
 //
 // Inside a transaction, Prepare("INSERT INTO t [(cols)] [VALUES]") starts the insert and takes the
 // table's header from the server; each Exec appends one row straight into typed columns; a block is
-// sent every max_block_size rows; Commit sends the rest. Rollback cancels the insert and sends
+// sent every insert_block_rows rows (DSN key; default 1,000,000); Commit sends the rest. Rollback cancels the insert and sends
 // nothing that was still buffered. ClickHouse has no transactions: blocks already sent stay.
 //
 // # The Batch extension
@@ -41,6 +52,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net"
+	"os"
 	"sync/atomic"
 	"time"
 
@@ -69,27 +81,104 @@ func (d *Driver) Open(name string) (driver.Conn, error) {
 	return c.Connect(context.Background())
 }
 
-// OpenConnector parses the DSN once and returns a Connector.
+// OpenConnector parses the DSN once and returns a Connector. database/sql calls it from
+// sql.Open, so a DSN error, and a pool key sql.Open cannot apply (max_open_conns,
+// max_idle_conns: see [OpenDB]), fail sql.Open itself.
 func (d *Driver) OpenConnector(name string) (driver.Connector, error) {
 	cfg, err := dsn.Parse(name)
 	if err != nil {
 		return nil, err
 	}
+	if err := poolKeysError(cfg); err != nil {
+		return nil, err
+	}
 	return NewConnector(cfg)
+}
+
+// OpenDB returns a *sql.DB for cfg with the pool limits it names applied: MaxOpenConns,
+// MaxIdleConns and ConnMaxLifetime (clickhouse-go's DSN keys max_open_conns, max_idle_conns,
+// conn_max_lifetime), each when non-zero; the others keep database/sql's defaults (clickhouse-go's
+// OpenDB defaults differ: 10 open, 5 idle, 1 h). It is chnative's clickhouse.OpenDB: a driver
+// cannot set pool limits through sql.Open, which takes them only from db.SetMaxOpenConns and
+// its siblings.
+func OpenDB(cfg *dsn.Config) (*sql.DB, error) {
+	dc, err := NewConnector(cfg)
+	if err != nil {
+		return nil, err
+	}
+	ctr := dc.(*Connector)
+	ctr.poolApplied = true
+	db := sql.OpenDB(ctr)
+	if n := ctr.cfg.MaxOpenConns; n > 0 {
+		db.SetMaxOpenConns(n)
+	}
+	if n := ctr.cfg.MaxIdleConns; n > 0 {
+		db.SetMaxIdleConns(n)
+	}
+	if d := ctr.cfg.ConnMaxLifetime; d > 0 {
+		db.SetConnMaxLifetime(d)
+	}
+	return db, nil
+}
+
+// OpenDSN is OpenDB for a DSN string: sql.Open("chnative", name) that also accepts and applies
+// max_open_conns and max_idle_conns.
+func OpenDSN(name string) (*sql.DB, error) {
+	cfg, err := dsn.Parse(name)
+	if err != nil {
+		return nil, err
+	}
+	return OpenDB(cfg)
+}
+
+// poolKeysError refuses the pool limits that only the *sql.DB can apply, with the way to set
+// them. (conn_max_lifetime is enforced by the driver too, so it is accepted everywhere.)
+func poolKeysError(cfg *dsn.Config) error {
+	for _, k := range []struct {
+		key, setter string
+		n           int
+	}{
+		{dsn.KeyMaxOpenConns, "SetMaxOpenConns", cfg.MaxOpenConns},
+		{dsn.KeyMaxIdleConns, "SetMaxIdleConns", cfg.MaxIdleConns},
+	} {
+		if k.n != 0 {
+			return &dsn.Error{Key: k.key, Value: fmt.Sprint(k.n), Err: fmt.Errorf(
+				"is a database/sql pool limit, which a driver cannot apply through sql.Open: open with chnative.OpenDSN(dsn) or chnative.OpenDB(cfg), which apply it, or drop the key and call db.%s(%d)",
+				k.setter, k.n)}
+		}
+	}
+	return nil
 }
 
 // Connector opens connections for one configuration.
 type Connector struct {
 	cfg  *dsn.Config
 	next atomic.Uint64 // round robin position
+	// poolApplied: OpenDB applied the configuration's pool limits to its *sql.DB.
+	poolApplied bool
+	// debugLog is where debug=true logs when the configuration has no Logger.
+	debugLog *slog.Logger
 	// TLS, when set, is used for secure connections instead of one built from the DSN; an empty
 	// ServerName is filled with the host being dialed.
 	TLS *tls.Config
 	// Dialer dials the TCP connection; nil uses a net.Dialer with the DSN's dial timeout.
 	Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
-	// Logger, when set, gets connects, failovers, closes and broken connections at debug level
-	// (addresses, server versions and errors; never passwords).
+	// Logger, when set and the configuration has no Logger, gets the debug log (see the package
+	// documentation). Setting it needs a type assertion on NewConnector's result: prefer
+	// dsn.Config.Logger.
 	Logger *slog.Logger
+}
+
+// logger returns where the debug log goes: the configuration's Logger, else the Connector's,
+// else standard error when debug=true; nil logs nothing.
+func (c *Connector) logger() *slog.Logger {
+	switch {
+	case c.cfg.Logger != nil:
+		return c.cfg.Logger
+	case c.Logger != nil:
+		return c.Logger
+	}
+	return c.debugLog
 }
 
 // NewConnector returns a Connector for cfg (which it copies).
@@ -101,7 +190,13 @@ func NewConnector(cfg *dsn.Config) (driver.Connector, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Connector{cfg: cfg}, nil
+	// The deprecated MaxBlockSize field becomes InsertBlockRows (see dsn.Config.BlockRows).
+	cfg.InsertBlockRows, cfg.MaxBlockSize = cfg.BlockRows(), 0
+	c := &Connector{cfg: cfg}
+	if cfg.Debug {
+		c.debugLog = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return c, nil
 }
 
 // Driver returns the chnative Driver.
@@ -124,6 +219,12 @@ func (c *Connector) Config() *dsn.Config { return c.cfg.Clone() }
 // Connect opens a connection, trying the configured addresses in the order the
 // connection_open_strategy says and failing over on dial errors.
 func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
+	if !c.poolApplied {
+		if err := poolKeysError(c.cfg); err != nil {
+			return nil, err // sql.OpenDB(NewConnector(cfg)) with pool limits nothing applies
+		}
+	}
+	log := c.logger()
 	addrs := c.cfg.Addrs
 	if len(addrs) == 0 {
 		addrs = []string{fmt.Sprintf("%s:%d", dsn.DefaultHost, dsn.DefaultPort)}
@@ -138,17 +239,23 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	var errs []error
 	for i := range addrs {
 		addr := addrs[(start+i)%len(addrs)]
-		cn, err := c.dial(ctx, addr)
+		began := time.Now()
+		cn, err := c.dial(ctx, addr, log)
 		if err == nil {
-			if c.Logger != nil {
-				cn.log = c.Logger
-				c.Logger.Debug("chnative: connected", slog.String("addr", addr),
-					slog.String("server", cn.ServerInfo().Version()), slog.Uint64("revision", uint64(cn.rev)))
+			if log != nil {
+				log.Debug("chnative: connected", slog.String("addr", addr),
+					slog.String("server", cn.ServerInfo().Version()), slog.Uint64("revision", uint64(cn.rev)),
+					slog.String("client_name", cn.clientName()), slog.Duration("elapsed", time.Since(began)))
 			}
 			return cn, nil
 		}
-		if c.Logger != nil {
-			c.Logger.Debug("chnative: connect failed", slog.String("addr", addr), slog.Any("error", err))
+		if log != nil {
+			next := ""
+			if i+1 < len(addrs) {
+				next = addrs[(start+i+1)%len(addrs)]
+			}
+			log.Debug("chnative: connect failed", slog.String("addr", addr), slog.Any("error", err),
+				slog.Duration("elapsed", time.Since(began)), slog.String("next", next))
 		}
 		var ex *Exception
 		if errors.As(err, &ex) {
@@ -162,7 +269,7 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	return nil, errors.Join(errs...)
 }
 
-func (c *Connector) dial(ctx context.Context, addr string) (*conn, error) {
+func (c *Connector) dial(ctx context.Context, addr string, log *slog.Logger) (*conn, error) {
 	dctx := ctx
 	if c.cfg.DialTimeout > 0 {
 		var cancel context.CancelFunc
@@ -183,6 +290,9 @@ func (c *Connector) dial(ctx context.Context, addr string) (*conn, error) {
 	if c.cfg.Secure {
 		tc := c.TLS
 		host, _, _ := net.SplitHostPort(addr)
+		if c.cfg.TLSServerName != "" {
+			host = c.cfg.TLSServerName // tls_server_name: every address is checked under this name
+		}
 		if tc == nil {
 			tc = &tls.Config{ServerName: host, InsecureSkipVerify: c.cfg.SkipVerify} //nolint:gosec // the caller asked for skip_verify
 		} else if tc.ServerName == "" && !tc.InsecureSkipVerify {
@@ -198,7 +308,7 @@ func (c *Connector) dial(ctx context.Context, addr string) (*conn, error) {
 		}
 		nc = tlsConn
 	}
-	cn := newConn(c.cfg, nc, addr)
+	cn := newConn(c.cfg, nc, addr, log)
 	if dl, ok := dctx.Deadline(); ok {
 		_ = nc.SetDeadline(dl)
 	}

@@ -172,7 +172,7 @@ func TestFaultCutMidInsert(t *testing.T) {
 			table := createTable(t, direct, "fault_ins", "id UInt64, s String")
 			base := runtime.NumGoroutine()
 			p := newProxy(t)
-			db := openAt(t, []string{p.Addr()}, "max_block_size=1000")
+			db := openAt(t, []string{p.Addr()}, "insert_block_rows=1000")
 			db.SetMaxOpenConns(1)
 			tx, err := db.Begin()
 			if err != nil {
@@ -385,7 +385,7 @@ func TestFaultCancelMidInsert(t *testing.T) {
 	monitor := openDB(t)
 	table := createTable(t, monitor, "fault_cins", "id UInt64")
 	base := runtime.NumGoroutine()
-	db := openDB(t, "max_block_size=1000")
+	db := openDB(t, "insert_block_rows=1000")
 	db.SetMaxOpenConns(1)
 	id := fmt.Sprintf("chnative-fault-insert-%d", time.Now().UnixNano())
 	ctx, cancel := context.WithCancel(WithQueryID(context.Background(), id))

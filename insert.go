@@ -225,6 +225,7 @@ func (ins *insertState) sendBlock() error {
 		return &ProtocolError{Op: "insert", Err: err}
 	}
 	ins.sent += b.Rows()
+	c.traceSent(b.Rows())
 	for i := 0; i < b.NumColumns(); i++ {
 		b.Column(i).Reset()
 	}

@@ -60,7 +60,7 @@ func TestInsertBorrowedColumns(t *testing.T) {
 		return fmt.Sprint(rows, sum)
 	}
 	borrowed := insert("compress=none")
-	copied := insert("compress=none", "max_block_size=1000")
+	copied := insert("compress=none", "insert_block_rows=1000")
 	lz4 := insert("compress=lz4")
 	if borrowed != copied || borrowed != lz4 {
 		t.Fatalf("checksums differ: borrowed %s, copied %s, lz4 %s", borrowed, copied, lz4)

@@ -252,10 +252,12 @@ func (c *conn) start(ctx context.Context, body string, opts *queryOptions) (stop
 	}
 	if err := c.flush(); err != nil {
 		fired := stop()
+		c.traceEnd("query not sent", err)
 		c.markBad()
 		if fired {
-			return nil, ctx.Err()
+			return nil, c.contextError(ctx.Err())
 		}
+		c.logRetry("the query could not be written: " + err.Error())
 		return nil, driver.ErrBadConn
 	}
 	return stop, nil

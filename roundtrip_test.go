@@ -73,7 +73,7 @@ func roundTripRows(t *testing.T) int {
 func TestRoundTrip1M(t *testing.T) {
 	for _, comp := range []string{"none", "lz4", "zstd"} {
 		t.Run(comp, func(t *testing.T) {
-			db := openDB(t, "compress="+comp, "max_block_size=100000")
+			db := openDB(t, "compress="+comp, "insert_block_rows=100000")
 			n := roundTripRows(t)
 			viaSQL := createTable(t, db, "rt_sql", roundTripColumns)
 			viaBatch := createTable(t, db, "rt_batch", roundTripColumns)

@@ -1,6 +1,7 @@
 package dsn
 
 import (
+	"log/slog"
 	"maps"
 	"net"
 	"net/netip"
@@ -11,13 +12,16 @@ import (
 
 // Defaults used by [NewConfig] and by [Parse] for keys that are absent.
 const (
-	DefaultHost         = "localhost"
-	DefaultPort         = 9000 // plain TCP native protocol port
-	DefaultSecurePort   = 9440 // TLS native protocol port, used when secure=true and no port is given
-	DefaultUser         = "default"
-	DefaultDialTimeout  = 30 * time.Second
-	DefaultReadTimeout  = 5 * time.Minute
-	DefaultMaxBlockSize = 1_000_000
+	DefaultHost        = "localhost"
+	DefaultPort        = 9000 // plain TCP native protocol port
+	DefaultSecurePort  = 9440 // TLS native protocol port, used when secure=true and no port is given
+	DefaultUser        = "default"
+	DefaultDialTimeout = 30 * time.Second
+	DefaultReadTimeout = 5 * time.Minute
+	// DefaultInsertBlockRows is the default of [Config.InsertBlockRows].
+	DefaultInsertBlockRows = 1_000_000
+	// Deprecated: use DefaultInsertBlockRows. max_block_size is now the server setting.
+	DefaultMaxBlockSize = DefaultInsertBlockRows
 )
 
 // Bounds of [Config.ProtocolRevision]: the oldest revision the driver is tested against
@@ -57,11 +61,58 @@ type Config struct {
 
 	ConnOpenStrategy ConnOpenStrategy
 
-	MaxBlockSize int // rows per block for inserts; > 0
+	// TLSServerName (key tls_server_name) is the name the server's certificate is verified
+	// against and sent as SNI, for every address; "" means the host being dialed. It needs
+	// Secure, as in clickhouse-go.
+	TLSServerName string
+
+	// InsertBlockRows (key insert_block_rows) is the number of rows per block the driver sends
+	// for inserts (prepared and multi-row inserts, Batch.Append); > 0. It is not sent to the
+	// server. (Before, chnative read these rows from max_block_size, which is now the server
+	// setting of that name, as in clickhouse-go: it goes to Settings.)
+	InsertBlockRows int
+
+	// Deprecated: use InsertBlockRows (or Settings["max_block_size"] for the server setting).
+	// A Config built by hand that sets MaxBlockSize and leaves InsertBlockRows at its default
+	// still gets MaxBlockSize rows per insert block (see [Config.BlockRows]); Parse never sets it.
+	MaxBlockSize int
 
 	ClientName string // reported to the server as the client name; "" = driver default
-	QuotaKey   string // quota key sent with the client info; "" = none
-	Debug      bool
+	// ClientProducts (key client_info_product, clickhouse-go's: "app/1.2,lib/0.3") are put
+	// before the driver's own name in the client name the server records (system.query_log's
+	// client_name, system.processes), as "app/1.2 lib/0.3 chnative/0.1.0 (...)".
+	ClientProducts []ClientProduct
+	QuotaKey       string // quota key sent with the client info; "" = none
+
+	// Debug (key debug) turns on the driver's debug log: connects, failovers, every query's
+	// id, blocks, rows, bytes and timings, cancels, drains and connections given up. It goes to
+	// Logger, or, when Logger is nil, to standard error as text at debug level.
+	Debug bool
+	// Logger receives the debug log (at slog.LevelDebug) whether or not Debug is set, as
+	// clickhouse-go's Options.Logger does. It is not part of the DSN: Parse leaves it nil and
+	// FormatDSN does not write it.
+	Logger *slog.Logger
+
+	// Pool limits, clickhouse-go's keys max_open_conns, max_idle_conns and conn_max_lifetime;
+	// 0 means unset (database/sql's default). database/sql takes pool limits only from the
+	// *sql.DB, never from a driver: chnative.OpenDB applies all three. ConnMaxLifetime is also
+	// enforced by the driver itself (a connection older than it is not reused), so it works
+	// with sql.Open too; max_open_conns and max_idle_conns cannot, and sql.Open refuses them
+	// with an error that says how to set them.
+	MaxOpenConns    int
+	MaxIdleConns    int
+	ConnMaxLifetime time.Duration
+
+	// BlockBufferSize (key block_buffer_size, 1..255; 0 = unset) is clickhouse-go's bound on
+	// the decoded blocks buffered ahead of the reader. chnative decodes at most one block
+	// ahead, within every value the key allows, so the bound always holds; the key is checked
+	// and kept for compatibility.
+	BlockBufferSize int
+	// MaxCompressionBuffer (key max_compression_buffer, bytes; 0 = unset) is clickhouse-go's
+	// size at which it writes out a partly encoded insert block. chnative encodes each column
+	// of a block straight into the outgoing buffer and writes the block whole; the key is
+	// checked and kept for compatibility and changes nothing.
+	MaxCompressionBuffer int
 
 	// ProtocolRevision caps the native protocol revision the driver advertises (key
 	// protocol_revision), for a server or proxy that mishandles newer ones; the connection
@@ -79,22 +130,46 @@ type Config struct {
 // NewConfig returns a Config with every default filled in.
 func NewConfig() *Config {
 	return &Config{
-		Addrs:        []string{net.JoinHostPort(DefaultHost, strconv.Itoa(DefaultPort))},
-		User:         DefaultUser,
-		DialTimeout:  DefaultDialTimeout,
-		ReadTimeout:  DefaultReadTimeout,
-		MaxBlockSize: DefaultMaxBlockSize,
+		Addrs:           []string{net.JoinHostPort(DefaultHost, strconv.Itoa(DefaultPort))},
+		User:            DefaultUser,
+		DialTimeout:     DefaultDialTimeout,
+		ReadTimeout:     DefaultReadTimeout,
+		InsertBlockRows: DefaultInsertBlockRows,
 	}
 }
 
-// Clone returns a deep copy of c (Addrs and Settings are copied; a nil
-// slice or map stays nil).
+// ClientProduct is one "name/version" entry of [Config.ClientProducts].
+type ClientProduct struct {
+	Name    string // no space, '/' or ','
+	Version string // no space or ','; may be empty
+}
+
+// String returns "name/version", or "name" when Version is empty.
+func (p ClientProduct) String() string {
+	if p.Version == "" {
+		return p.Name
+	}
+	return p.Name + "/" + p.Version
+}
+
+// BlockRows returns the rows per insert block: InsertBlockRows, or the deprecated MaxBlockSize
+// when a Config built by hand sets it and leaves InsertBlockRows at its default.
+func (c *Config) BlockRows() int {
+	if c.MaxBlockSize > 0 && (c.InsertBlockRows == DefaultInsertBlockRows || c.InsertBlockRows == 0) {
+		return c.MaxBlockSize
+	}
+	return c.InsertBlockRows
+}
+
+// Clone returns a deep copy of c (Addrs, ClientProducts and Settings are copied; a nil slice or
+// map stays nil; Logger is shared).
 func (c *Config) Clone() *Config {
 	if c == nil {
 		return nil
 	}
 	cp := *c
 	cp.Addrs = slices.Clone(c.Addrs)
+	cp.ClientProducts = slices.Clone(c.ClientProducts)
 	cp.Settings = maps.Clone(c.Settings)
 	return &cp
 }
@@ -144,8 +219,39 @@ func (c *Config) Validate() error {
 	if _, err := ParseConnOpenStrategy(c.ConnOpenStrategy.String()); err != nil {
 		return &Error{Key: KeyConnOpenStrategy, Value: c.ConnOpenStrategy.String(), Err: errUnknownStrategy}
 	}
-	if c.MaxBlockSize <= 0 {
-		return &Error{Key: KeyMaxBlockSize, Value: strconv.Itoa(c.MaxBlockSize), Err: errNotPositive}
+	if c.MaxBlockSize < 0 {
+		return &Error{Key: "MaxBlockSize", Value: strconv.Itoa(c.MaxBlockSize), Err: errNegative}
+	}
+	if c.MaxBlockSize > 0 && c.InsertBlockRows != DefaultInsertBlockRows && c.InsertBlockRows != c.MaxBlockSize {
+		return &Error{Key: KeyInsertBlockRows, Value: strconv.Itoa(c.InsertBlockRows), Err: errBlockRowsConflict}
+	}
+	if c.BlockRows() <= 0 {
+		return &Error{Key: KeyInsertBlockRows, Value: strconv.Itoa(c.InsertBlockRows), Err: errNotPositive}
+	}
+	if c.TLSServerName != "" && !c.Secure {
+		return &Error{Key: KeyTLSServerName, Value: c.TLSServerName, Err: errServerNameNeedsSecure}
+	}
+	if c.TLSServerName != "" && !validServerName(c.TLSServerName) {
+		return &Error{Key: KeyTLSServerName, Value: c.TLSServerName, Err: errServerName}
+	}
+	for _, p := range c.ClientProducts {
+		if err := checkProduct(p); err != nil {
+			return &Error{Key: KeyClientInfoProduct, Value: p.String(), Err: err}
+		}
+	}
+	for _, f := range []struct {
+		key string
+		n   int64
+	}{
+		{KeyMaxOpenConns, int64(c.MaxOpenConns)}, {KeyMaxIdleConns, int64(c.MaxIdleConns)},
+		{KeyConnMaxLifetime, int64(c.ConnMaxLifetime)}, {KeyMaxCompressionBuffer, int64(c.MaxCompressionBuffer)},
+	} {
+		if f.n < 0 {
+			return &Error{Key: f.key, Value: strconv.FormatInt(f.n, 10), Err: errNegative}
+		}
+	}
+	if c.BlockBufferSize < 0 || c.BlockBufferSize > 255 {
+		return &Error{Key: KeyBlockBufferSize, Value: strconv.Itoa(c.BlockBufferSize), Err: errBlockBufferSize}
 	}
 	if err := checkRevision(c.ProtocolRevision); err != nil {
 		return &Error{Key: KeyProtocolRevision, Value: strconv.FormatUint(c.ProtocolRevision, 10), Err: err}

@@ -10,19 +10,24 @@ import (
 type Compression uint8
 
 // Compression codecs. The zero value is CompressionNone.
+//
+// As in clickhouse-go, CompressLevel applies to LZ4HC (1..12, higher levels clamped to 12; 0 is
+// ClickHouse's default, 9) and ZSTD (0 = the codec default); plain LZ4 has no levels.
 const (
 	CompressionNone Compression = iota
 	CompressionLZ4
 	CompressionZSTD
+	CompressionLZ4HC // LZ4 frames made by the high-compression encoder; the server reads them as LZ4
 )
 
 var compressionNames = [...]string{
-	CompressionNone: "none",
-	CompressionLZ4:  "lz4",
-	CompressionZSTD: "zstd",
+	CompressionNone:  "none",
+	CompressionLZ4:   "lz4",
+	CompressionZSTD:  "zstd",
+	CompressionLZ4HC: "lz4hc",
 }
 
-// String returns the DSN spelling: "none", "lz4" or "zstd".
+// String returns the DSN spelling: "none", "lz4", "zstd" or "lz4hc".
 func (c Compression) String() string {
 	if int(c) < len(compressionNames) {
 		return compressionNames[c]
@@ -30,7 +35,7 @@ func (c Compression) String() string {
 	return "Compression(" + strconv.Itoa(int(c)) + ")"
 }
 
-// ParseCompression parses "none", "lz4" or "zstd" (case-insensitive).
+// ParseCompression parses "none", "lz4", "zstd" or "lz4hc" (case-insensitive).
 // It does not accept the boolean spellings the compress key also allows;
 // see the package documentation.
 func ParseCompression(s string) (Compression, error) {
@@ -115,6 +120,7 @@ func (s *ConnOpenStrategy) UnmarshalText(b []byte) error {
 }
 
 var (
-	errUnknownCompression = errors.New("unknown compression (want none, lz4 or zstd; true/1 mean lz4, false/0 mean none)")
+	errUnknownCompression = errors.New("unknown compression (want none, lz4, lz4hc or zstd; true/1 mean lz4, false/0 mean none)")
+	errHTTPCompression    = errors.New("is an HTTP compression (clickhouse-go uses it only over HTTP); the native protocol compresses with lz4, lz4hc or zstd")
 	errUnknownStrategy    = errors.New("unknown connection open strategy (want in_order, round_robin or random)")
 )

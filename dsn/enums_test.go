@@ -6,7 +6,7 @@ import (
 )
 
 func TestCompression(t *testing.T) {
-	for _, c := range []Compression{CompressionNone, CompressionLZ4, CompressionZSTD} {
+	for _, c := range []Compression{CompressionNone, CompressionLZ4, CompressionZSTD, CompressionLZ4HC} {
 		got, err := ParseCompression(c.String())
 		if err != nil || got != c {
 			t.Errorf("ParseCompression(%q) = %v, %v", c.String(), got, err)
@@ -15,7 +15,7 @@ func TestCompression(t *testing.T) {
 	if got := Compression(7).String(); got != "Compression(7)" {
 		t.Errorf("String() = %q", got)
 	}
-	for _, bad := range []string{"", "gzip", "true", "lz4hc"} {
+	for _, bad := range []string{"", "gzip", "true", "lz4 hc"} {
 		if _, err := ParseCompression(bad); err == nil {
 			t.Errorf("ParseCompression(%q) succeeded", bad)
 		}

@@ -17,7 +17,10 @@ import (
 // default user without a password, options equal to their default are
 // omitted, and the query keys (options and settings together) are sorted.
 // For a valid Config (see [Config.Validate]) Parse(c.FormatDSN()) returns a
-// Config equal to c.
+// Config equal to c, except for what a DSN cannot hold: Logger (nil after
+// Parse) and the deprecated MaxBlockSize (written as insert_block_rows). The
+// hosts of clickhouse-go's hosts and alt_hosts keys are in Addrs, written in
+// the URL.
 //
 // The result contains the password; use [Config.String] for logging.
 func (c *Config) FormatDSN() string {
@@ -66,14 +69,39 @@ func (c *Config) FormatDSN() string {
 	if c.SkipVerify {
 		add(KeySkipVerify, "true")
 	}
+	if c.TLSServerName != "" {
+		add(KeyTLSServerName, c.TLSServerName)
+	}
 	if c.ConnOpenStrategy != ConnOpenInOrder {
 		add(KeyConnOpenStrategy, c.ConnOpenStrategy.String())
 	}
-	if c.MaxBlockSize != DefaultMaxBlockSize {
-		add(KeyMaxBlockSize, strconv.Itoa(c.MaxBlockSize))
+	if n := c.BlockRows(); n != DefaultInsertBlockRows {
+		add(KeyInsertBlockRows, strconv.Itoa(n))
 	}
 	if c.ClientName != "" {
 		add(KeyClientName, c.ClientName)
+	}
+	if len(c.ClientProducts) > 0 {
+		ps := make([]string, len(c.ClientProducts))
+		for i, p := range c.ClientProducts {
+			ps[i] = p.String()
+		}
+		add(KeyClientInfoProduct, strings.Join(ps, ","))
+	}
+	if c.MaxOpenConns != 0 {
+		add(KeyMaxOpenConns, strconv.Itoa(c.MaxOpenConns))
+	}
+	if c.MaxIdleConns != 0 {
+		add(KeyMaxIdleConns, strconv.Itoa(c.MaxIdleConns))
+	}
+	if c.ConnMaxLifetime != 0 {
+		add(KeyConnMaxLifetime, c.ConnMaxLifetime.String())
+	}
+	if c.BlockBufferSize != 0 {
+		add(KeyBlockBufferSize, strconv.Itoa(c.BlockBufferSize))
+	}
+	if c.MaxCompressionBuffer != 0 {
+		add(KeyMaxCompressionBuffer, strconv.Itoa(c.MaxCompressionBuffer))
 	}
 	if c.QuotaKey != "" {
 		add(KeyQuotaKey, c.QuotaKey)

@@ -36,11 +36,11 @@ func TestFormatDSN(t *testing.T) {
 			c.Secure = true
 			c.SkipVerify = true
 			c.ConnOpenStrategy = ConnOpenRandom
-			c.MaxBlockSize = 10
+			c.MaxBlockSize = 10 // deprecated: written as insert_block_rows
 			c.ClientName = "app 1"
 			c.QuotaKey = "q"
 		}), "clickhouse://localhost:9000?client_name=app+1&compress=zstd&compress_level=3&connection_open_strategy=random" +
-			"&debug=true&dial_timeout=5s&log_comment=a+b%26c%3Dd%2B&max_block_size=10&max_threads=4&quota_key=q" +
+			"&debug=true&dial_timeout=5s&insert_block_rows=10&log_comment=a+b%26c%3Dd%2B&max_threads=4&quota_key=q" +
 			"&read_timeout=0s&readonly=1&secure=true&skip_verify=true"},
 		{"non-default durations", cfg(func(c *Config) {
 			c.DialTimeout = 1500 * time.Millisecond

@@ -19,8 +19,9 @@ const (
 	KeyCompressLevel    = "compress_level"
 	KeySecure           = "secure"
 	KeySkipVerify       = "skip_verify"
+	KeyTLSServerName    = "tls_server_name"
 	KeyConnOpenStrategy = "connection_open_strategy"
-	KeyMaxBlockSize     = "max_block_size"
+	KeyInsertBlockRows  = "insert_block_rows"
 	KeyClientName       = "client_name"
 	KeyQuotaKey         = "quota_key"
 	KeyDebug            = "debug"
@@ -31,24 +32,64 @@ const (
 	KeyDatabase = "database"
 	KeyUsername = "username"
 	KeyPassword = "password"
+
+	// clickhouse-go's own keys. hosts and alt_hosts add servers before and after the URL's
+	// host list (FormatDSN writes them all in the URL); the others set Config fields.
+	KeyHosts                = "hosts"
+	KeyAltHosts             = "alt_hosts"
+	KeyClientInfoProduct    = "client_info_product"
+	KeyMaxOpenConns         = "max_open_conns"
+	KeyMaxIdleConns         = "max_idle_conns"
+	KeyConnMaxLifetime      = "conn_max_lifetime"
+	KeyBlockBufferSize      = "block_buffer_size"
+	KeyMaxCompressionBuffer = "max_compression_buffer"
+
+	// clickhouse-go's HTTP transport keys, refused: chnative speaks the native protocol only.
+	KeyHTTPProxy = "http_proxy"
+	KeyHTTPPath  = "http_path"
+
+	// Deprecated: max_block_size is the ClickHouse setting of that name, sent with every query
+	// (as in clickhouse-go); the rows per insert block are KeyInsertBlockRows.
+	KeyMaxBlockSize = "max_block_size"
 )
 
 // isReservedKey reports whether k is a driver key and so cannot be a setting.
 func isReservedKey(k string) bool {
 	switch k {
 	case KeyDialTimeout, KeyReadTimeout, KeyCompress, KeyCompressLevel,
-		KeySecure, KeySkipVerify, KeyConnOpenStrategy, KeyMaxBlockSize,
+		KeySecure, KeySkipVerify, KeyTLSServerName, KeyConnOpenStrategy, KeyInsertBlockRows,
 		KeyClientName, KeyQuotaKey, KeyDebug, KeyProtocolRevision,
-		KeyDatabase, KeyUsername, KeyPassword:
+		KeyDatabase, KeyUsername, KeyPassword,
+		KeyHosts, KeyAltHosts, KeyClientInfoProduct, KeyMaxOpenConns, KeyMaxIdleConns,
+		KeyConnMaxLifetime, KeyBlockBufferSize, KeyMaxCompressionBuffer:
 		return true
 	}
-	return false
+	return refusedKey(k) != nil
+}
+
+// refusedKey returns why k is refused as a query key: clickhouse-go's HTTP keys, and names
+// that are neither driver keys nor ClickHouse settings but are what other drivers call one
+// (user for username, ...). Sent as settings they would fail every query.
+func refusedKey(k string) error {
+	switch k {
+	case KeyHTTPProxy, KeyHTTPPath:
+		return errHTTPKey
+	case "user":
+		return errKeyUser
+	case "pass", "pwd":
+		return errKeyPass
+	case "db", "dbname":
+		return errKeyDB
+	case "ssl", "tls", "sslmode", "use_ssl":
+		return errKeySSL
+	}
+	return nil
 }
 
 // isStaticKey reports whether k is safe to show in a redacted error.
 func isStaticKey(k string) bool {
 	switch k {
-	case "dsn", "scheme", "user", "host", "port", "query", "setting":
+	case "dsn", "scheme", "user", "host", "port", "query", "setting", "MaxBlockSize":
 		return true
 	}
 	return isReservedKey(k)
@@ -113,10 +154,16 @@ func (p *parser) parse(s string) (*Config, error) {
 	if i := strings.Index(s, "://"); i >= 0 && validScheme(s[:i]) {
 		switch scheme := strings.ToLower(s[:i]); scheme {
 		case "clickhouse", "tcp":
+		case "http", "https":
+			return nil, &Error{Key: "scheme", Value: s[:i], Err: errHTTPScheme}
 		default:
 			return nil, &Error{Key: "scheme", Value: s[:i], Err: errScheme}
 		}
 		rest = s[i+3:]
+	} else if strings.HasPrefix(s, "//") {
+		rest = s[2:] // a network-path reference, as clickhouse-go accepts: //host:9000/db
+	} else if err := schemeMistake(s); err != nil {
+		return nil, err
 	}
 
 	authority, after := rest, ""
@@ -152,7 +199,7 @@ func (p *parser) parse(s string) (*Config, error) {
 		for _, h := range strings.Split(hostList, ",") {
 			hp, err := parseHost(h)
 			if err != nil {
-				return nil, err
+				return nil, hostMistake(err, h, strings.Contains(authority, "@"))
 			}
 			hosts = append(hosts, hp)
 		}
@@ -194,6 +241,8 @@ func (p *parser) parse(s string) (*Config, error) {
 	if c.Secure {
 		defPort = strconv.Itoa(DefaultSecurePort)
 	}
+	// clickhouse-go's hosts go before the URL's, alt_hosts after them.
+	hosts = append(append(q.hosts, hosts...), q.altHosts...)
 	if len(hosts) == 0 {
 		hosts = []hostPort{{host: DefaultHost}}
 	}
@@ -226,8 +275,10 @@ func merge(key, fromURL, fromQuery, def string, secret bool) (string, error) {
 	return def, nil
 }
 
+// queryUserInfo holds the query keys that Parse merges with parts of the URL.
 type queryUserInfo struct {
 	user, password, database string
+	hosts, altHosts          []hostPort
 }
 
 // parseQuery applies the query string to c. Its own splitter is used rather
@@ -249,6 +300,9 @@ func parseQuery(c *Config, query string) (queryUserInfo, error) {
 		}
 		if !validSettingName(key) {
 			return q, &Error{Key: "setting", Value: key, Err: errSettingName}
+		}
+		if err := refusedKey(key); err != nil {
+			return q, &Error{Key: key, Err: err}
 		}
 		if seen[key] {
 			return q, &Error{Key: key, Err: errDuplicate}
@@ -285,19 +339,26 @@ func applyKey(c *Config, q *queryUserInfo, key, val string) error {
 		c.Secure, err = parseBool(val)
 	case KeySkipVerify:
 		c.SkipVerify, err = parseBool(val)
+	case KeyTLSServerName:
+		c.TLSServerName = strings.TrimSpace(val)
+		if c.TLSServerName == "" {
+			err = errEmptyValue
+		}
 	case KeyDebug:
 		c.Debug, err = parseBool(val)
 	case KeyConnOpenStrategy:
 		c.ConnOpenStrategy, err = ParseConnOpenStrategy(val)
-	case KeyMaxBlockSize:
-		c.MaxBlockSize, err = parseInt(val)
-		if err == nil && c.MaxBlockSize <= 0 {
+	case KeyInsertBlockRows:
+		c.InsertBlockRows, err = parseInt(val)
+		if err == nil && c.InsertBlockRows <= 0 {
 			err = errNotPositive
 		}
 	case KeyProtocolRevision:
 		c.ProtocolRevision, err = parseRevision(val)
 	case KeyClientName:
 		c.ClientName = val
+	case KeyClientInfoProduct:
+		c.ClientProducts, err = parseProducts(val)
 	case KeyQuotaKey:
 		c.QuotaKey = val
 	case KeyUsername:
@@ -306,16 +367,159 @@ func applyKey(c *Config, q *queryUserInfo, key, val string) error {
 		q.password = val
 	case KeyDatabase:
 		q.database = val
+	case KeyHosts, KeyAltHosts:
+		list, err := parseHostList(val)
+		if err != nil {
+			if e, ok := err.(*Error); ok {
+				e.Key = key
+			}
+			return err
+		}
+		if key == KeyHosts {
+			q.hosts = list
+		} else {
+			q.altHosts = list
+		}
+	case KeyMaxOpenConns:
+		c.MaxOpenConns, err = parseNonNegative(val)
+	case KeyMaxIdleConns:
+		c.MaxIdleConns, err = parseNonNegative(val)
+	case KeyConnMaxLifetime:
+		c.ConnMaxLifetime, err = parseDuration(val)
+	case KeyBlockBufferSize:
+		c.BlockBufferSize, err = parseInt(val)
+		if err == nil && (c.BlockBufferSize < 1 || c.BlockBufferSize > 255) {
+			err = errBlockBufferSize
+		}
+	case KeyMaxCompressionBuffer:
+		c.MaxCompressionBuffer, err = parseNonNegative(val)
 	default:
 		if c.Settings == nil {
 			c.Settings = make(map[string]string)
 		}
-		c.Settings[key] = val
+		c.Settings[key] = settingValue(val)
 	}
 	if err != nil {
 		return bad(err)
 	}
 	return nil
+}
+
+// settingValue is the text sent for a setting written val in a DSN: true and false become 1
+// and 0, as clickhouse-go sends them (a numeric setting refuses "true" on some servers).
+func settingValue(val string) string {
+	switch {
+	case strings.EqualFold(val, "true"):
+		return "1"
+	case strings.EqualFold(val, "false"):
+		return "0"
+	}
+	return val
+}
+
+// parseHostList parses the value of hosts or alt_hosts: comma-separated host[:port] entries;
+// blanks around an entry are ignored, as clickhouse-go ignores them.
+func parseHostList(val string) ([]hostPort, error) {
+	var out []hostPort
+	for _, h := range strings.Split(val, ",") {
+		h = strings.TrimSpace(h)
+		if h == "" {
+			continue
+		}
+		hp, err := parseHost(h)
+		if err != nil {
+			return nil, hostMistake(err, h, false)
+		}
+		out = append(out, hp)
+	}
+	if len(out) == 0 {
+		return nil, &Error{Err: errEmptyValue}
+	}
+	return out, nil
+}
+
+// parseProducts parses client_info_product: "name/version" entries separated by commas.
+func parseProducts(val string) ([]ClientProduct, error) {
+	var out []ClientProduct
+	for _, chunk := range strings.Split(val, ",") {
+		name, version, _ := strings.Cut(strings.TrimSpace(chunk), "/")
+		p := ClientProduct{Name: name, Version: version}
+		if err := checkProduct(p); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func checkProduct(p ClientProduct) error {
+	if p.Name == "" {
+		return errProductName
+	}
+	if strings.ContainsAny(p.Name, " \t/,()") || strings.ContainsAny(p.Version, " \t,()") {
+		return errProductChars
+	}
+	return nil
+}
+
+func parseNonNegative(s string) (int, error) {
+	n, err := parseInt(s)
+	if err == nil && n < 0 {
+		err = errNegative
+	}
+	return n, err
+}
+
+// schemeMistake recognises a scheme written without "//" (clickhouse:/h, clickhouse:h:9000)
+// and a JDBC URL, in a DSN that has no "scheme://". "clickhouse:9000" stays a host and port.
+func schemeMistake(s string) error {
+	lower := strings.ToLower(s)
+	if strings.HasPrefix(lower, "jdbc:") {
+		return &Error{Key: "scheme", Value: s[:4], Err: errJDBC}
+	}
+	name, after, ok := strings.Cut(lower, ":")
+	if !ok {
+		return nil
+	}
+	switch name {
+	case "clickhouse", "tcp", "http", "https":
+	default:
+		return nil
+	}
+	end := strings.IndexAny(after, "/?,")
+	if end < 0 {
+		end = len(after)
+	}
+	if port := after[:end]; port != "" && strings.Trim(port, "0123456789") == "" {
+		return nil // host "clickhouse", a port, and maybe a path: clickhouse:9000/db
+	}
+	if end == 0 && !strings.HasPrefix(after, "/") {
+		return nil // "clickhouse:" or "clickhouse:?x": host clickhouse, default port
+	}
+	return &Error{Key: "scheme", Value: s[:len(name)], Err: errSchemeSlashes}
+}
+
+// hostMistake turns a host error into one that names the likely mistake: an entry with
+// several ':' that is not an IPv6 address is, without an '@' in the authority, user:password
+// followed by the host with the '@' left out (default::127.0.0.1:9000); it is not echoed,
+// since it may hold a password.
+func hostMistake(err error, h string, hasAt bool) error {
+	e, ok := err.(*Error)
+	if !ok || e.Err != errIPv6Brackets {
+		return err
+	}
+	if ip, perr := netip.ParseAddr(h); perr == nil && ip.Is6() {
+		return err // a bare IPv6 address: say to bracket it
+	}
+	if i := strings.LastIndexByte(h, ':'); i > 0 {
+		if ip, perr := netip.ParseAddr(h[:i]); perr == nil && ip.Is6() {
+			return err // ::1:9000
+		}
+	}
+	if hasAt {
+		return &Error{Key: "host", Value: h, Err: errManyColons}
+	}
+	return &Error{Key: "host", Err: errMissingAt}
 }
 
 // parseHost parses one element of the host list: host, host:port, [v6] or
@@ -496,7 +700,8 @@ func parseInt(s string) (int, error) {
 }
 
 // parseCompressArg accepts a codec name or, like clickhouse-go, a boolean
-// (true means lz4). An empty value ("?compress") means lz4.
+// (true means lz4). An empty value ("?compress") means lz4. clickhouse-go's HTTP-only codecs
+// (gzip, deflate, br) are refused with a message that says so.
 func parseCompressArg(s string) (Compression, error) {
 	if c, err := ParseCompression(s); err == nil {
 		return c, nil
@@ -510,5 +715,17 @@ func parseCompressArg(s string) (Compression, error) {
 		}
 		return CompressionNone, nil
 	}
+	switch strings.ToLower(s) {
+	case "gzip", "deflate", "br":
+		return 0, errHTTPCompression
+	}
 	return 0, errUnknownCompression
+}
+
+// validServerName accepts what tls_server_name may hold: a host name or an IP address.
+func validServerName(s string) bool {
+	if _, err := netip.ParseAddr(s); err == nil {
+		return true
+	}
+	return validHostname(s)
 }

@@ -123,7 +123,7 @@ var parseTests = []struct {
 		c.Database = "x"
 	})},
 	{"all options", "clickhouse://h?dial_timeout=1m30s&read_timeout=0&compress=zstd&compress_level=3&secure=true&skip_verify=1" +
-		"&connection_open_strategy=round_robin&max_block_size=65536&client_name=my+app&quota_key=team-a&debug=t", cfg(func(c *Config) {
+		"&connection_open_strategy=round_robin&insert_block_rows=65536&client_name=my+app&quota_key=team-a&debug=t", cfg(func(c *Config) {
 		c.Addrs = []string{"h:9440"}
 		c.DialTimeout = 90 * time.Second
 		c.ReadTimeout = 0
@@ -132,7 +132,7 @@ var parseTests = []struct {
 		c.Secure = true
 		c.SkipVerify = true
 		c.ConnOpenStrategy = ConnOpenRoundRobin
-		c.MaxBlockSize = 65536
+		c.InsertBlockRows = 65536
 		c.ClientName = "my app"
 		c.QuotaKey = "team-a"
 		c.Debug = true
@@ -242,7 +242,7 @@ func TestParseDefaults(t *testing.T) {
 		c.CompressLevel != 0,
 		c.Secure, c.SkipVerify, c.Debug,
 		c.ConnOpenStrategy != ConnOpenInOrder,
-		c.MaxBlockSize != 1_000_000,
+		c.InsertBlockRows != 1_000_000, c.MaxBlockSize != 0, c.BlockRows() != 1_000_000,
 		c.ClientName != "", c.QuotaKey != "",
 		c.Settings != nil:
 		t.Errorf("unexpected defaults: %s", dump(c))

@@ -46,7 +46,7 @@ func TestRoundTripBuilt(t *testing.T) {
 			c.ReadTimeout = 1
 			c.DialTimeout = 1<<63 - 1
 			c.CompressLevel = -2147483648
-			c.MaxBlockSize = 2147483647
+			c.InsertBlockRows = 2147483647
 			c.ClientName = "&=?+ %"
 			c.QuotaKey = "\x00\xff"
 			c.Settings = map[string]string{"_": "", "A9": "\n=&"}
