@@ -3,6 +3,7 @@ package chnative
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"strings"
@@ -14,9 +15,9 @@ import (
 // SQLConn is what the helpers InsertRows, StreamBlocks and StreamRows take: a *sql.DB (they
 // borrow one connection from its pool) or a *sql.Conn.
 //
-// With chnative underneath they use the Batch extension; with any other driver (go-sqlmock in
-// unit tests, or another ClickHouse driver) they fall back to plain database/sql, so code built
-// on them can be unit tested without a server.
+// With chnative underneath (also wrapped, see AsConn) they use the Batch extension; with any
+// other driver (go-sqlmock in unit tests, or another ClickHouse driver) they fall back to plain
+// database/sql, so code built on them can be unit tested without a server.
 type SQLConn interface {
 	*sql.DB | *sql.Conn
 }
@@ -39,12 +40,32 @@ func withRaw[D SQLConn](ctx context.Context, db D, fn func(Conn) error) error {
 		c = x
 	}
 	return c.Raw(func(dc any) error {
-		cc, ok := dc.(Conn)
+		cc, ok := AsConn(dc)
 		if !ok {
 			return errNotChnative
 		}
 		return fn(cc)
 	})
+}
+
+// AsConn returns the Batch extension of the driver connection sql.Conn.Raw hands its callback:
+// chnative's own, or the one under a wrapping driver that gives its connection back through a
+// Raw() driver.Conn method (github.com/XSAM/otelsql) or an Unwrap() driver.Conn method. ok is
+// false when no chnative connection is found.
+func AsConn(dc any) (Conn, bool) {
+	for range 8 { // wrappers of wrappers, within reason
+		switch x := dc.(type) {
+		case Conn:
+			return x, true
+		case interface{ Raw() driver.Conn }:
+			dc = x.Raw()
+		case interface{ Unwrap() driver.Conn }:
+			dc = x.Unwrap()
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
 }
 
 // InsertRows inserts rows as one batch. query is "INSERT INTO t [(a, b)]" (a VALUES clause with ?
