@@ -1,3 +1,3 @@
 // Package ecosystem tests chnative with the database/sql ecosystem: sqlx, GORM, golang-migrate,
-// goose and go-sqlmock, against the test server.
+// goose, go-sqlmock and otelsql (OpenTelemetry), against the test server.
 package ecosystem
