@@ -349,6 +349,10 @@ func describeArg(p placeholder) string {
 // castLiteral writes v for a {name:Type} parameter substituted in the query text (servers without
 // query parameters): CAST(literal AS Type), or a quoted identifier for Type Identifier.
 func castLiteral(v any, typ string) (string, error) {
+	return castLiteralDepth(v, typ, 0)
+}
+
+func castLiteralDepth(v any, typ string, depth int) (string, error) {
 	if typ == "Identifier" {
 		s, ok := v.(string)
 		if !ok {
@@ -360,7 +364,7 @@ func castLiteral(v any, typ string) (string, error) {
 	if err != nil {
 		n = nil
 	}
-	lit, err := typedLiteral(n, v, 0)
+	lit, err := typedLiteral(n, v, depth)
 	if err != nil {
 		return "", err
 	}
@@ -520,6 +524,18 @@ func writeParam(b *strings.Builder, n *columns.TypeNode, v any, quoted bool, dep
 	if err != nil {
 		return err
 	}
+	if typ, val, ok := typedValue(v); ok {
+		// A Variant or Dynamic parameter takes the value's text in the value's type (the server
+		// picks the variant from the text); any other parameter the value itself.
+		if n == nil || n.Name == "Variant" || n.Name == "Dynamic" {
+			if tn, err := columns.ParseType(typ); err == nil {
+				n = tn
+			} else if typ != "" {
+				return fmt.Errorf("type %q of a Variant or Dynamic value: %w", typ, err)
+			}
+		}
+		return writeParam(b, n, val, quoted, depth+1)
+	}
 	if v == nil {
 		if quoted {
 			b.WriteString("NULL")
@@ -614,6 +630,17 @@ func writeParam(b *strings.Builder, n *columns.TypeNode, v any, quoted bool, dep
 		return writeMapParam(b, paramArg(n, 0), paramArg(n, 1), v, depth)
 	}
 	return writeKindParam(b, v, quoted, depth)
+}
+
+// typedValue unwraps a VariantValue or DynamicValue into its type and value.
+func typedValue(v any) (string, any, bool) {
+	switch x := v.(type) {
+	case columns.VariantValue:
+		return x.Type, x.Value, true
+	case columns.DynamicValue:
+		return x.Type, x.Value, true
+	}
+	return "", nil, false
 }
 
 // intervalUnits are the lengths of the Interval kinds a time.Duration can count.
@@ -1253,6 +1280,10 @@ func formatLiteral(v any, depth int) (string, error) {
 		return formatBigInt(x)
 	case big.Int:
 		return formatBigInt(&x)
+	case columns.VariantValue:
+		return typedValueLiteral(x.Type, x.Value, depth)
+	case columns.DynamicValue:
+		return typedValueLiteral(x.Type, x.Value, depth)
 	case driver.Valuer:
 		if rv := reflect.ValueOf(x); rv.Kind() == reflect.Pointer && rv.IsNil() {
 			return "NULL", nil
@@ -1317,6 +1348,23 @@ func formatLiteral(v any, depth int) (string, error) {
 		return sb.String(), nil
 	}
 	return "", fmt.Errorf("cannot write %T as a ClickHouse literal", v)
+}
+
+// typedValueLiteral writes the value of a VariantValue or DynamicValue as a literal of its type,
+// CAST(literal AS typ), so that the server takes it as that type (Int64 or UInt64, String or
+// LowCardinality(String)), as a Variant or Dynamic column holds it. The zero value (no type, no
+// value: a NULL read back) is NULL.
+func typedValueLiteral(typ string, v any, depth int) (string, error) {
+	if typ == "" {
+		if v == nil {
+			return "NULL", nil
+		}
+		return "", fmt.Errorf("a %T value needs a type", v)
+	}
+	if _, err := columns.ParseType(typ); err != nil {
+		return "", fmt.Errorf("type %q of a Variant or Dynamic value: %w", typ, err)
+	}
+	return castLiteralDepth(v, typ, depth+1)
 }
 
 // formatFloat writes f as a Float64 literal: always with a point or an exponent, since the

@@ -5,6 +5,8 @@ import (
 	"net/netip"
 	"testing"
 	"time"
+
+	"github.com/chnative/chnative/columns"
 )
 
 // rank is a named number with a String method: literals keep it a number.
@@ -90,6 +92,48 @@ func TestBindValuesParameters(t *testing.T) {
 		got, err := castLiteral(tc.v, tc.typ)
 		if err != nil || got != tc.want {
 			t.Errorf("castLiteral(%T, %s) = %s, %v; want %s", tc.v, tc.typ, got, err, tc.want)
+		}
+	}
+}
+
+// TestBindValuesTyped: a VariantValue or DynamicValue is a literal of its own type (a CAST), and
+// a parameter's text in its type.
+func TestBindValuesTyped(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{columns.VariantValue{Type: "UInt64", Value: 5}, "CAST(5 AS UInt64)"},
+		{columns.DynamicValue{Type: "LowCardinality(String)", Value: "x'"}, `CAST('x\'' AS LowCardinality(String))`},
+		{columns.DynamicValue{Type: "Array(Date)", Value: []time.Time{{}}}, "CAST(['1970-01-01'] AS Array(Date))"},
+		{&columns.VariantValue{Type: "Int8", Value: -1}, "CAST(-1 AS Int8)"},
+		{columns.VariantValue{}, "NULL"},
+		{[]any{columns.VariantValue{Type: "String", Value: "a"}, nil}, "[CAST('a' AS String), NULL]"},
+	} {
+		got, err := formatLiteral(tc.v, 0)
+		if err != nil || got != tc.want {
+			t.Errorf("formatLiteral(%#v) = %s, %v; want %s", tc.v, got, err, tc.want)
+		}
+	}
+	for _, v := range []any{columns.VariantValue{Value: 1}, columns.DynamicValue{Type: "Nope(", Value: 1}} {
+		if got, err := formatLiteral(v, 0); err == nil {
+			t.Errorf("formatLiteral(%#v) = %s, want an error", v, got)
+		}
+	}
+	at := time.Unix(1700000000, 0)
+	for _, tc := range []struct {
+		typ  string
+		v    any
+		want string
+	}{
+		{"Variant(DateTime, String)", columns.VariantValue{Type: "DateTime", Value: at}, "1700000000"},
+		{"Dynamic", columns.DynamicValue{Type: "Array(String)", Value: []string{"a\tb"}}, `['a\tb']`},
+		{"UInt64", columns.VariantValue{Type: "UInt64", Value: 5}, "5"},
+		{"Variant(String, UInt64)", columns.VariantValue{}, `\N`},
+	} {
+		got, err := parameterText(tc.v, tc.typ)
+		if err != nil || got != tc.want {
+			t.Errorf("parameterText(%#v, %s) = %q, %v; want %q", tc.v, tc.typ, got, err, tc.want)
 		}
 	}
 }

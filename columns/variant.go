@@ -121,8 +121,11 @@ func (c *Variant) AppendValue(v any) error {
 		c.appendNull()
 		return nil
 	}
-	if vv, ok := x.(VariantValue); ok {
-		return c.appendTyped(vv)
+	switch y := x.(type) {
+	case VariantValue:
+		return c.appendTyped(y)
+	case DynamicValue:
+		return c.appendTyped(VariantValue(y))
 	}
 	k, err := pickVariant(c, c.vars, x)
 	if err != nil {
