@@ -116,7 +116,7 @@ func (c *conn) Format(f fmt.State, verb rune) { _, _ = fmt.Fprintf(f, "chnative.
 
 // clientName is the name the server records for the client (system.processes, query_log):
 // the DSN's client_info_product entries, then client_name or, by default, the driver's own
-// entry, in clickhouse-go's layout: "app/1.2 chnative/0.1.0 (lv:go/1.26.0; os:linux)".
+// entry, in clickhouse-go's layout: "app/1.2 chnative/0.1.0 (database/sql; lv:go/1.26.0; os:linux)".
 func (c *conn) clientName() string {
 	base := c.cfg.ClientName
 	if base == "" {
@@ -135,7 +135,9 @@ func (c *conn) clientName() string {
 }
 
 // defaultClientName is the driver's entry in the client name.
-var defaultClientName = fmt.Sprintf("chnative/%d.%d.%d (lv:go/%s; os:%s)", clientMajor, clientMinor, clientPatch,
+// The comment starts with "database/sql" as clickhouse-go's does when it runs under
+// database/sql, which chnative always does.
+var defaultClientName = fmt.Sprintf("chnative/%d.%d.%d (database/sql; lv:go/%s; os:%s)", clientMajor, clientMinor, clientPatch,
 	strings.TrimPrefix(runtime.Version(), "go"), runtime.GOOS)
 
 // clientRevision is the revision the connection advertises: the DSN's protocol_revision, else
@@ -165,6 +167,10 @@ func (c *conn) handshake() error {
 		return err
 	}
 	code, err := c.pr.ReadCode()
+	var unknown *nativeproto.UnexpectedPacketError
+	if errors.As(err, &unknown) {
+		return c.notNative(code) // a code beyond the protocol's: an HTTP response, a TLS alert?
+	}
 	if err != nil {
 		return err
 	}
@@ -180,7 +186,7 @@ func (c *conn) handshake() error {
 		}
 		return fromWire(ex)
 	default:
-		return &nativeproto.UnexpectedPacketError{Code: code, Want: "Hello"}
+		return c.notNative(code)
 	}
 	c.rev = nativeproto.Negotiate(clientRev, c.hello.Revision)
 	c.pingEndsTables = c.hello.Revision < revEagerExternalTables
@@ -212,6 +218,29 @@ func (c *conn) handshake() error {
 	}
 	return err
 }
+
+// notNative is the error for a first server packet that is neither Hello nor Exception: when the
+// bytes are an HTTP response or a TLS alert, the error says which service answered.
+func (c *conn) notNative(code nativeproto.ServerCode) error {
+	err := &nativeproto.UnexpectedPacketError{Code: code, Want: "Hello"}
+	next, _ := c.pr.Reader().Peek(3)
+	switch {
+	case code == 'H' && string(next) == "TTP":
+		return &notNativeError{err: err, hint: "this port speaks HTTP (ClickHouse's HTTP interface, 8123 by default): use the native port (9000, or 9440 with secure=true)"}
+	case code == 0x15 && len(next) > 0 && next[0] == 0x03:
+		return &notNativeError{err: err, hint: "this port speaks TLS: add secure=true"}
+	}
+	return err
+}
+
+// notNativeError is a handshake answered by something other than the native protocol.
+type notNativeError struct {
+	err  error
+	hint string
+}
+
+func (e *notNativeError) Error() string { return e.err.Error() }
+func (e *notNativeError) Unwrap() error { return e.err }
 
 // ServerInfo describes the server a connection talks to: what its Hello said, for the revision
 // the connection negotiated (fields of newer revisions are zero below them).

@@ -54,6 +54,7 @@ import (
 	"net"
 	"os"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/chnative/chnative/dsn"
@@ -304,7 +305,12 @@ func (c *Connector) dial(ctx context.Context, addr string, log *slog.Logger) (*c
 		tlsConn := tls.Client(nc, tc)
 		if err := tlsConn.HandshakeContext(dctx); err != nil {
 			nc.Close()
-			return nil, &DialError{Addr: addr, Err: err}
+			de := &DialError{Addr: addr, Err: err}
+			var rh tls.RecordHeaderError
+			if errors.As(err, &rh) {
+				de.Hint = "secure=true, but this port does not speak TLS: drop secure, or use the server's secure port (9440 by default)"
+			}
+			return nil, de
 		}
 		nc = tlsConn
 	}
@@ -325,18 +331,43 @@ func (c *Connector) dial(ctx context.Context, addr string, log *slog.Logger) (*c
 		if errors.As(err, &ex) {
 			return nil, err
 		}
-		return nil, &DialError{Addr: addr, Err: err}
+		return nil, &DialError{Addr: addr, Err: err, Hint: handshakeHint(err, c.cfg.Secure)}
 	}
 	return cn, nil
 }
 
+// handshakeHint names the usual mistake behind a handshake that failed before the server said
+// anything in the native protocol: the DSN names ClickHouse's HTTP port, or its TLS port
+// without secure=true.
+func handshakeHint(err error, secure bool) string {
+	var np *notNativeError
+	var ne net.Error
+	switch {
+	case errors.As(err, &np):
+		return np.hint
+	case errors.As(err, &ne) && ne.Timeout():
+		return "the server answered nothing to the native Hello: is this ClickHouse's native port (9000 by default)? its HTTP port (8123) waits like this"
+	case !secure && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)):
+		return "the server closed the connection at the native Hello: if this is ClickHouse's secure port (9440 by default), add secure=true"
+	}
+	return ""
+}
+
 // DialError reports a failure to open a connection to one address: the TCP dial, TLS or the
-// handshake.
+// handshake. Hint, when set, names the likely mistake in the DSN (the HTTP port, a TLS port
+// without secure=true, secure=true on a plain port).
 type DialError struct {
 	Addr string
 	Err  error
+	Hint string
 }
 
-func (e *DialError) Error() string { return "chnative: connecting to " + e.Addr + ": " + e.Err.Error() }
+func (e *DialError) Error() string {
+	s := "chnative: connecting to " + e.Addr + ": " + e.Err.Error()
+	if e.Hint != "" {
+		s += " (" + e.Hint + ")"
+	}
+	return s
+}
 
 func (e *DialError) Unwrap() error { return e.Err }

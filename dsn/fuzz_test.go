@@ -23,6 +23,12 @@ func FuzzParseFormat(f *testing.F) {
 	for _, tt := range errorTests {
 		f.Add(strings.ReplaceAll(tt.in, "{PW}", "pw"), `p@ss/w?rd#%`)
 	}
+	for _, tt := range clickHouseGoKeyTests {
+		f.Add(tt.in, "pw")
+	}
+	for _, tt := range mistakeTests {
+		f.Add(strings.ReplaceAll(tt.in, "{PW}", "pw"), `p@ss/w?rd#%`)
+	}
 	f.Add("u:p/ss@h/db", "x")
 	f.Add("u:1?a=b@h", "")
 
