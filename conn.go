@@ -116,7 +116,8 @@ func (c *conn) Format(f fmt.State, verb rune) { _, _ = fmt.Fprintf(f, "chnative.
 
 // clientName is the name the server records for the client (system.processes, query_log):
 // the DSN's client_info_product entries, then client_name or, by default, the driver's own
-// entry, in clickhouse-go's layout: "app/1.2 chnative/0.1.0 (database/sql; lv:go/1.26.0; os:linux)".
+// entry, in clickhouse-go's layout:
+// "app/1.2 chnative/0.1.0 (database/sql; lv:go/1.26.0; os:linux)".
 func (c *conn) clientName() string {
 	base := c.cfg.ClientName
 	if base == "" {
