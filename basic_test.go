@@ -351,7 +351,8 @@ func TestColumnTypes(t *testing.T) {
 		if err := rows.Scan(&a, &b, &c, &d); err != nil {
 			t.Fatal(err)
 		}
-		if a != 1 || b.String != "x" || c != "1.5000" || string(d) != "ab" {
+		// A Decimal scans into a string as clickhouse-go's: exact, without trailing zeros.
+		if a != 1 || b.String != "x" || c != "1.5" || string(d) != "ab" {
 			t.Fatalf("row %v %v %v %q", a, b, c, d)
 		}
 	}

@@ -261,6 +261,25 @@ func optionsFrom(ctx context.Context, opts *queryOptions) *queryOptions {
 	return opts
 }
 
+// WithUserLocation returns a context whose queries return the values of DateTime and DateTime64
+// columns that have no time zone of their own in loc instead of the server's (or the session's)
+// time zone, as clickhouse-go's WithUserLocation does: the same instants, in loc. A nil loc
+// changes nothing.
+func WithUserLocation(ctx context.Context, loc *time.Location) context.Context {
+	return context.WithValue(ctx, userLocationKey{}, loc)
+}
+
+type userLocationKey struct{}
+
+// userLocation returns the WithUserLocation of ctx, or nil.
+func userLocation(ctx context.Context) *time.Location {
+	if ctx == nil {
+		return nil
+	}
+	loc, _ := ctx.Value(userLocationKey{}).(*time.Location)
+	return loc
+}
+
 // blockSizeFrom returns the WithBlockSize of ctx, or 0.
 func blockSizeFrom(ctx context.Context) int {
 	if ctx == nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql/driver"
 	"io"
-	"math/big"
 	"reflect"
 	"strings"
 	"sync/atomic"
@@ -32,6 +31,8 @@ type rows struct {
 
 	totals, extremes *nativeproto.Block
 
+	userLoc *time.Location // WithUserLocation's zone, or nil: the server's (r.c.loc)
+
 	box  boxer       // values boxed a window at a time for Next
 	scan textWindows // strings for ScanColumn (Go 1.27), a window at a time
 
@@ -47,6 +48,7 @@ type rows struct {
 
 // readHeader reads up to the first Data block, which names the result's columns.
 func (r *rows) readHeader() error {
+	r.userLoc = userLocation(r.ctx)
 	for {
 		ev, err := r.c.recv(nil)
 		if err != nil {
@@ -89,8 +91,16 @@ func (r *rows) prepare(b *nativeproto.Block) {
 	r.scan.reset()
 	r.nrows = b.Rows()
 	for i := 0; i < b.NumColumns(); i++ {
-		setLocation(b.Column(i), r.c.loc)
+		setLocation(b.Column(i), r.location())
 	}
+}
+
+// location is the zone of zone-less DateTime values: WithUserLocation's, else the server's.
+func (r *rows) location() *time.Location {
+	if r.userLoc != nil {
+		return r.userLoc
+	}
+	return r.c.loc
 }
 
 // finish ends the query: nil err means EndOfStream was read.
@@ -182,18 +192,6 @@ func (r *rows) advance() error {
 	r.cur = r.row
 	r.row++
 	return nil
-}
-
-// driverValue turns values database/sql cannot convert into their exact text: decimals and big
-// integers become strings, which scan into strings, floats and integers as the destination asks.
-func driverValue(v any) any {
-	switch x := v.(type) {
-	case columns.Decimal:
-		return x.String()
-	case *big.Int:
-		return x.String()
-	}
-	return v
 }
 
 // Close ends the result: an unfinished query is cancelled and drained.
@@ -318,10 +316,12 @@ func (r *rows) column(i int) columns.Column {
 // ColumnTypeDatabaseTypeName returns the ClickHouse type name.
 func (r *rows) ColumnTypeDatabaseTypeName(i int) string { return r.types[i] }
 
-// ColumnTypeScanType returns the Go type of the column's values.
+// ColumnTypeScanType returns the Go type of the values Next hands over (columns.SQLScanType: the
+// type clickhouse-go names, or one database/sql fills as well), a pointer to it for Nullable
+// columns: a variable of it can always be scanned into.
 func (r *rows) ColumnTypeScanType(i int) reflect.Type {
 	if c := r.column(i); c != nil {
-		t := c.ScanType()
+		t := columns.SQLScanType(c)
 		if columnNullable(c) && t.Kind() != reflect.Interface && t.Kind() != reflect.Pointer {
 			return reflect.PointerTo(t)
 		}
@@ -351,13 +351,14 @@ func columnNullable(c columns.Column) bool {
 	return false
 }
 
-// ColumnTypePrecisionScale returns a Decimal's precision and scale.
+// ColumnTypePrecisionScale returns a Decimal's precision and scale, and a DateTime64's precision
+// (scale 0), as clickhouse-go does; for an Array, its innermost element's.
 func (r *rows) ColumnTypePrecisionScale(i int) (precision, scale int64, ok bool) {
 	n, err := columns.ParseType(r.types[i])
 	if err != nil {
 		return 0, 0, false
 	}
-	for n.Name == "Nullable" || n.Name == "LowCardinality" || n.Name == "SimpleAggregateFunction" {
+	for n.Name == "Nullable" || n.Name == "LowCardinality" || n.Name == "SimpleAggregateFunction" || n.Name == "Array" {
 		if n.Name == "SimpleAggregateFunction" { // (f, T): T is the second argument
 			if len(n.Args) < 2 || n.Args[1].Type == nil {
 				return 0, 0, false
@@ -387,6 +388,10 @@ func (r *rows) ColumnTypePrecisionScale(i int) (precision, scale int64, ok bool)
 			p := map[string]int64{"Decimal32": 9, "Decimal64": 18, "Decimal128": 38, "Decimal256": 76}[n.Name]
 			return p, atoi(n.Args[0].Number), true
 		}
+	case "DateTime64":
+		if len(n.Args) >= 1 && n.Args[0].Number != "" {
+			return atoi(n.Args[0].Number), 0, true
+		}
 	}
 	return 0, 0, false
 }
@@ -404,5 +409,6 @@ func (r *rows) ColumnTypeLength(i int) (length int64, ok bool) {
 	return 0, false
 }
 
-// setLocation gives zone-less DateTime and DateTime64 columns, at any depth, the server's time zone.
+// setLocation gives zone-less DateTime and DateTime64 columns, at any depth, the server's time
+// zone (or WithUserLocation's).
 func setLocation(c columns.Column, loc *time.Location) { columns.SetLocation(c, loc) }

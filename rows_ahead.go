@@ -45,14 +45,18 @@ func (r *rows) startAhead() {
 		r.aheadCh = make(chan aheadResult, 1)
 	}
 	c, spare, ch := r.c, r.spare, r.aheadCh
-	box, bx, stop := r.usesNext, &r.aheadBox, &r.aheadStop
+	box, bx, stop, userLoc := r.usesNext, &r.aheadBox, &r.aheadStop, r.userLoc
 	r.ahead = true
 	go func() {
 		ev, err := c.recv(spare)
 		res := aheadResult{ev: ev, err: err}
 		if box && err == nil && ev.code == nativeproto.ServerCodeData {
+			loc := c.loc
+			if userLoc != nil {
+				loc = userLoc
+			}
 			for i := range ev.block.NumColumns() {
-				setLocation(ev.block.Column(i), c.loc)
+				setLocation(ev.block.Column(i), loc)
 			}
 			res.pre = bx.boxAhead(ev.block, stop)
 		}

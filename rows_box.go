@@ -335,7 +335,7 @@ func (bx *boxer) row(dest []driver.Value, b *nativeproto.Block, row int) {
 			}
 			e.data = unsafe.Add(c.data, k*c.size)
 		} else {
-			dest[i] = driverValue(b.Column(i).Value(row))
+			dest[i] = columns.SQLValue(b.Column(i), row)
 		}
 	}
 }

@@ -127,7 +127,13 @@ func (r *rows) ScanColumn(sc driver.ScanContext, i int, dest any) error {
 			return nil
 		}
 	}
-	return sql.ConvertAssign(sc, dest, driverValue(col.Value(row)))
+	if _, isAny := dest.(*any); !isAny {
+		// chnative's own types, and conversions the column has that database/sql lacks.
+		if ok, err := columns.ScanValue(col, row, dest); ok {
+			return err
+		}
+	}
+	return sql.ConvertAssign(sc, dest, columns.SQLValue(col, row))
 }
 
 // boxed returns column i of the current row as an interface into the boxed window of rows (see

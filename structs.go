@@ -529,7 +529,13 @@ func reflectCopier(ft reflect.Type) copyFn {
 	return func(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
 		for i := 0; i < n; i++ {
 			dst := reflect.NewAt(ft, unsafe.Add(base, uintptr(i)*size+off))
-			if err := assignValue(dst, driverValue(col.Value(i)), scanner); err != nil {
+			if ok, err := columns.ScanValue(col, i, dst.Interface()); ok {
+				if err != nil {
+					return fmt.Errorf("row %d: %w", i, err)
+				}
+				continue
+			}
+			if err := assignValue(dst, columns.SQLValue(col, i), scanner); err != nil {
 				return fmt.Errorf("row %d: %w", i, err)
 			}
 		}

@@ -101,6 +101,20 @@ func isNullable(c Column) bool {
 // ScanType returns the slice type Value returns.
 func (c *Array) ScanType() reflect.Type { return reflect.SliceOf(elemGoType(c.elem)) }
 
+// sqlType: database/sql gets a slice of the elements' element form (see SQLValue), or Value's
+// when that is the same.
+func (c *Array) sqlType(bool) reflect.Type {
+	if !sqlDiffers(c.elem) {
+		return nil
+	}
+	return reflect.SliceOf(sqlSlotType(c.elem))
+}
+
+func (c *Array) sqlValue(i int, _ bool) any {
+	lo, hi := c.Bounds(i)
+	return sqlSlice(c.elem, lo, hi)
+}
+
 // AppendValue appends a Go slice or array (of any element type the element column accepts), or nil
 // as an empty array. On error nothing is appended.
 func (c *Array) AppendValue(v any) error {

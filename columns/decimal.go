@@ -61,6 +61,92 @@ func (d Decimal) Float64() float64 {
 // Value implements driver.Valuer: a Decimal passed as a query argument is sent as its exact text.
 func (d Decimal) Value() (driver.Value, error) { return d.String(), nil }
 
+// Scan implements sql.Scanner: it stores a decimal string (what database/sql gets for a Decimal
+// column, see SQLValue; its Scale is then the digits after the point), a Decimal, an integer or
+// a float (its shortest exact decimal) into d.
+func (d *Decimal) Scan(src any) error {
+	switch v := src.(type) {
+	case Decimal:
+		u := new(big.Int)
+		if v.Unscaled != nil {
+			u.Set(v.Unscaled)
+		}
+		*d = Decimal{Unscaled: u, Scale: v.Scale}
+		return nil
+	case string:
+		return d.scanText(v)
+	case []byte:
+		return d.scanText(string(v))
+	case int64:
+		*d = Decimal{Unscaled: big.NewInt(v)}
+		return nil
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return &ScanError{Column: "Decimal", GoType: "*columns.Decimal", Reason: "not a finite number"}
+		}
+		return d.scanText(strconv.FormatFloat(v, 'f', -1, 64))
+	case nil:
+		return &ScanError{Column: "Decimal", GoType: "*columns.Decimal", Reason: "NULL"}
+	}
+	return &ScanError{Column: "Decimal", GoType: "*columns.Decimal", Reason: "cannot store a " + goTypeName(src)}
+}
+
+// scanText parses s keeping all its digits: the scale is the digits after the point (less a
+// positive exponent).
+func (d *Decimal) scanText(s string) error {
+	t := strings.TrimSpace(s)
+	mant, exp := t, 0
+	if i := strings.IndexAny(t, "eE"); i >= 0 {
+		e, err := strconv.Atoi(t[i+1:])
+		if err != nil || e > maxDecimalExp || e < -maxDecimalExp {
+			return &ScanError{Column: "Decimal", GoType: "*columns.Decimal", Reason: strconv.Quote(s) + " is not a decimal number"}
+		}
+		mant, exp = t[:i], e
+	}
+	scale := 0
+	if i := strings.IndexByte(mant, '.'); i >= 0 {
+		scale = len(mant) - i - 1
+	}
+	scale = max(scale-exp, 0)
+	v, err := ParseDecimal(t, scale)
+	if err != nil {
+		return &ScanError{Column: "Decimal", GoType: "*columns.Decimal", Reason: strconv.Quote(s) + " is not a decimal number"}
+	}
+	*d = v
+	return nil
+}
+
+// sqlText is a Decimal as database/sql gets it: its exact value without trailing zeros after
+// the point ("-1.5", "0"), as ClickHouse prints it by default and clickhouse-go hands it over.
+func (d Decimal) sqlText() string {
+	s := d.String()
+	if strings.IndexByte(s, '.') < 0 {
+		return s
+	}
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+// decimalSQLType: database/sql gets a Decimal column's values as strings (Decimal.sqlText) at the
+// top level, which database/sql stores into strings, floats and the Scanners of decimal types
+// (shopspring's decimal.Decimal, clickhouse-go's scan type, and Decimal); as elements of
+// composites they stay Decimal.
+func decimalSQLType(top bool) reflect.Type {
+	if top {
+		return reflect.TypeFor[string]()
+	}
+	return nil
+}
+
+// decimalScan stores d into a *big.Rat; other destinations get the SQL text.
+func decimalScan(d Decimal, dest any) (bool, error) {
+	if r, ok := dest.(*big.Rat); ok {
+		r.Set(d.rat())
+		return true, nil
+	}
+	return false, nil
+}
+
 // ParseDecimal parses an exact decimal such as "-12.345" or "1e-3" into a Decimal of the given scale;
 // digits beyond the scale are rounded half away from zero.
 func ParseDecimal(s string, scale int) (Decimal, error) {
@@ -206,6 +292,14 @@ func (c *Decimal32) AppendValue(v any) error {
 
 func (c *Decimal32) sliceValue(lo, hi int) any { return genericSlice(c, lo, hi) }
 
+func (c *Decimal32) sqlType(top bool) reflect.Type { return decimalSQLType(top) }
+
+func (c *Decimal32) sqlValue(i int, _ bool) any { return c.Value(i).(Decimal).sqlText() }
+
+func (c *Decimal32) scanValue(i int, dest any) (bool, error) {
+	return decimalScan(c.Value(i).(Decimal), dest)
+}
+
 // Scale returns S.
 func (c *Decimal64) Scale() int { return c.scale }
 
@@ -226,6 +320,14 @@ func (c *Decimal64) AppendValue(v any) error {
 }
 
 func (c *Decimal64) sliceValue(lo, hi int) any { return genericSlice(c, lo, hi) }
+
+func (c *Decimal64) sqlType(top bool) reflect.Type { return decimalSQLType(top) }
+
+func (c *Decimal64) sqlValue(i int, _ bool) any { return c.Value(i).(Decimal).sqlText() }
+
+func (c *Decimal64) scanValue(i int, dest any) (bool, error) {
+	return decimalScan(c.Value(i).(Decimal), dest)
+}
 
 // Decimal128 is a column of Decimal(P, S) with 19 <= P <= 38: unscaled values as Int128.
 type Decimal128 struct {
@@ -255,6 +357,17 @@ func (c *Decimal128) AppendValue(v any) error {
 
 func (c *Decimal128) sliceValue(lo, hi int) any { return genericSlice(c, lo, hi) }
 
+func (c *Decimal128) sqlType(top bool) reflect.Type { return decimalSQLType(top) }
+
+// sqlScanType overrides Wide's: a Decimal's scan type is its SQL text's, string.
+func (c *Decimal128) sqlScanType() reflect.Type { return reflect.TypeFor[string]() }
+
+func (c *Decimal128) sqlValue(i int, _ bool) any { return c.Value(i).(Decimal).sqlText() }
+
+func (c *Decimal128) scanValue(i int, dest any) (bool, error) {
+	return decimalScan(c.Value(i).(Decimal), dest)
+}
+
 // Decimal256 is a column of Decimal(P, S) with 39 <= P <= 76: unscaled values as Int256.
 type Decimal256 struct {
 	Wide[Int256]
@@ -282,3 +395,14 @@ func (c *Decimal256) AppendValue(v any) error {
 }
 
 func (c *Decimal256) sliceValue(lo, hi int) any { return genericSlice(c, lo, hi) }
+
+func (c *Decimal256) sqlType(top bool) reflect.Type { return decimalSQLType(top) }
+
+// sqlScanType overrides Wide's: a Decimal's scan type is its SQL text's, string.
+func (c *Decimal256) sqlScanType() reflect.Type { return reflect.TypeFor[string]() }
+
+func (c *Decimal256) sqlValue(i int, _ bool) any { return c.Value(i).(Decimal).sqlText() }
+
+func (c *Decimal256) scanValue(i int, dest any) (bool, error) {
+	return decimalScan(c.Value(i).(Decimal), dest)
+}

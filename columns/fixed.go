@@ -152,7 +152,9 @@ func (c *Fixed[T]) appendRaw(src Column) bool {
 }
 
 // sliceValue returns a copy of values [lo, hi) as []T (used by Array's Value).
-func (c *Fixed[T]) sliceValue(lo, hi int) any { return append([]T(nil), c.data[lo:hi]...) }
+// sliceValue returns a copy of values [lo, hi), never nil (an empty array is an empty slice, as
+// from clickhouse-go: encoding/json writes it as [], not null).
+func (c *Fixed[T]) sliceValue(lo, hi int) any { return append(make([]T, 0, hi-lo), c.data[lo:hi]...) }
 
 // asBytes views a slice of fixed-width numbers as its bytes.
 func asBytes[T any](s []T) []byte {

@@ -1,7 +1,10 @@
 package columns
 
 import (
+	"fmt"
 	"reflect"
+
+	"github.com/paulmach/orb"
 )
 
 // Point is a value of the geo type Point: Tuple(Float64, Float64), X then Y.
@@ -129,6 +132,213 @@ func (c *Geo) ScanType() reflect.Type {
 		return reflect.TypeFor[Polygon]()
 	}
 	return reflect.TypeFor[MultiPolygon]()
+}
+
+// sqlType: database/sql gets the geo types as github.com/paulmach/orb's (orb.Point, orb.Ring,
+// orb.LineString, orb.MultiLineString, orb.Polygon, orb.MultiPolygon), as from clickhouse-go:
+// database/sql stores a value only into a destination of a type it is assignable to, and orb's
+// types are what clickhouse-go's users scan into. This package's own types take orb's through
+// their Scan methods, so they scan too.
+func (c *Geo) sqlType(bool) reflect.Type {
+	switch c.kind {
+	case "Point":
+		return reflect.TypeFor[orb.Point]()
+	case "Ring":
+		return reflect.TypeFor[orb.Ring]()
+	case "LineString":
+		return reflect.TypeFor[orb.LineString]()
+	case "MultiLineString":
+		return reflect.TypeFor[orb.MultiLineString]()
+	case "Polygon":
+		return reflect.TypeFor[orb.Polygon]()
+	}
+	return reflect.TypeFor[orb.MultiPolygon]()
+}
+
+// sqlValue returns row i as an orb value (empty ones non-nil, as clickhouse-go's).
+func (c *Geo) sqlValue(i int, _ bool) any {
+	if c.kind == "Point" {
+		return orb.Point{c.x.data[i], c.y.data[i]}
+	}
+	lo, hi := c.arrays[0].Bounds(i)
+	switch c.kind {
+	case "Ring":
+		return orb.Ring(c.orbPoints(lo, hi))
+	case "LineString":
+		return orb.LineString(c.orbPoints(lo, hi))
+	case "Polygon":
+		return c.orbPolygon(1, lo, hi)
+	case "MultiLineString":
+		out := make(orb.MultiLineString, hi-lo)
+		for j := range out {
+			a, b := c.arrays[1].Bounds(lo + j)
+			out[j] = orb.LineString(c.orbPoints(a, b))
+		}
+		return out
+	}
+	out := make(orb.MultiPolygon, hi-lo)
+	for j := range out {
+		a, b := c.arrays[1].Bounds(lo + j)
+		out[j] = c.orbPolygon(2, a, b)
+	}
+	return out
+}
+
+func (c *Geo) orbPoints(lo, hi int) []orb.Point {
+	out := make([]orb.Point, hi-lo)
+	for j := range out {
+		out[j] = orb.Point{c.x.data[lo+j], c.y.data[lo+j]}
+	}
+	return out
+}
+
+// orbPolygon returns the rings [lo, hi) of Array level as an orb.Polygon.
+func (c *Geo) orbPolygon(level, lo, hi int) orb.Polygon {
+	out := make(orb.Polygon, hi-lo)
+	for j := range out {
+		a, b := c.arrays[level].Bounds(lo + j)
+		out[j] = orb.Ring(c.orbPoints(a, b))
+	}
+	return out
+}
+
+// Scan implements sql.Scanner: it stores an orb.Point (what database/sql gets for a Point
+// column, see SQLValue) or a Point into p.
+func (p *Point) Scan(src any) error {
+	switch v := src.(type) {
+	case orb.Point:
+		*p = Point{v[0], v[1]}
+	case Point:
+		*p = v
+	default:
+		return geoScanErr("Point", src)
+	}
+	return nil
+}
+
+// Scan implements sql.Scanner: it stores an orb.Ring or orb.LineString (or a Ring, a LineString,
+// []orb.Point, []Point) into r.
+func (r *Ring) Scan(src any) error {
+	pts, err := pointsOf("Ring", src)
+	*r = Ring(pts)
+	return err
+}
+
+// Scan implements sql.Scanner: it stores an orb.LineString or orb.Ring (or a LineString, a Ring,
+// []orb.Point, []Point) into l.
+func (l *LineString) Scan(src any) error {
+	pts, err := pointsOf("LineString", src)
+	*l = LineString(pts)
+	return err
+}
+
+// Scan implements sql.Scanner: it stores an orb.MultiLineString or orb.Polygon (or a
+// MultiLineString, a Polygon) into m.
+func (m *MultiLineString) Scan(src any) error {
+	lines, err := linesOf("MultiLineString", src)
+	if err != nil {
+		return err
+	}
+	out := make(MultiLineString, len(lines))
+	for j, l := range lines {
+		out[j] = LineString(l)
+	}
+	*m = out
+	return nil
+}
+
+// Scan implements sql.Scanner: it stores an orb.Polygon or orb.MultiLineString (or a Polygon, a
+// MultiLineString) into p.
+func (p *Polygon) Scan(src any) error {
+	lines, err := linesOf("Polygon", src)
+	if err != nil {
+		return err
+	}
+	out := make(Polygon, len(lines))
+	for j, l := range lines {
+		out[j] = Ring(l)
+	}
+	*p = out
+	return nil
+}
+
+// Scan implements sql.Scanner: it stores an orb.MultiPolygon (or a MultiPolygon) into m.
+func (m *MultiPolygon) Scan(src any) error {
+	switch v := src.(type) {
+	case MultiPolygon:
+		*m = v
+		return nil
+	case orb.MultiPolygon:
+		out := make(MultiPolygon, len(v))
+		for j, p := range v {
+			if err := out[j].Scan(p); err != nil {
+				return err
+			}
+		}
+		*m = out
+		return nil
+	}
+	return geoScanErr("MultiPolygon", src)
+}
+
+// pointsOf converts a value of one Array level of points.
+func pointsOf(kind string, src any) ([]Point, error) {
+	var in []orb.Point
+	switch v := src.(type) {
+	case orb.Ring:
+		in = v
+	case orb.LineString:
+		in = v
+	case []orb.Point:
+		in = v
+	case Ring:
+		return v, nil
+	case LineString:
+		return v, nil
+	case []Point:
+		return v, nil
+	default:
+		return nil, geoScanErr(kind, src)
+	}
+	out := make([]Point, len(in))
+	for j, p := range in {
+		out[j] = Point{p[0], p[1]}
+	}
+	return out, nil
+}
+
+// linesOf converts a value of two Array levels of points.
+func linesOf(kind string, src any) ([][]Point, error) {
+	var out [][]Point
+	add := func(n int, at func(int) any) error {
+		out = make([][]Point, n)
+		for j := range out {
+			pts, err := pointsOf(kind, at(j))
+			if err != nil {
+				return err
+			}
+			out[j] = pts
+		}
+		return nil
+	}
+	var err error
+	switch v := src.(type) {
+	case orb.Polygon:
+		err = add(len(v), func(j int) any { return v[j] })
+	case orb.MultiLineString:
+		err = add(len(v), func(j int) any { return v[j] })
+	case Polygon:
+		err = add(len(v), func(j int) any { return v[j] })
+	case MultiLineString:
+		err = add(len(v), func(j int) any { return v[j] })
+	default:
+		return nil, geoScanErr(kind, src)
+	}
+	return out, err
+}
+
+func geoScanErr(kind string, src any) error {
+	return &ScanError{Column: kind, GoType: "columns." + kind, Reason: fmt.Sprintf("cannot store a %s", goTypeName(src))}
 }
 
 // AppendPoint appends p to a Point column.

@@ -34,6 +34,30 @@ func (c *IPv4) sliceValue(lo, hi int) any {
 // ScanType returns netip.Addr.
 func (c *IPv4) ScanType() reflect.Type { return reflect.TypeFor[netip.Addr]() }
 
+// sqlType: database/sql gets a 4-byte net.IP, as from clickhouse-go (a netip.Addr would not
+// reach a *net.IP).
+func (c *IPv4) sqlType(bool) reflect.Type { return reflect.TypeFor[net.IP]() }
+
+func (c *IPv4) sqlValue(i int, _ bool) any {
+	x := c.data[i]
+	return net.IP{byte(x >> 24), byte(x >> 16), byte(x >> 8), byte(x)}
+}
+
+// scanValue stores row i into *string ("1.2.3.4"), *uint32 (0x01020304) and *[4]byte.
+func (c *IPv4) scanValue(i int, dest any) (bool, error) {
+	switch d := dest.(type) {
+	case *string:
+		*d = c.Addr(i).String()
+	case *uint32:
+		*d = c.data[i]
+	case *[4]byte:
+		*d = c.Addr(i).As4()
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
 // AppendAddr appends a, an IPv4 address or an IPv4-mapped IPv6 address (::ffff:a.b.c.d).
 func (c *IPv4) AppendAddr(a netip.Addr) error {
 	a = a.Unmap()
@@ -104,6 +128,24 @@ func (c *IPv6) sliceValue(lo, hi int) any {
 
 // ScanType returns netip.Addr.
 func (c *IPv6) ScanType() reflect.Type { return reflect.TypeFor[netip.Addr]() }
+
+// sqlType: database/sql gets a 16-byte net.IP, as from clickhouse-go.
+func (c *IPv6) sqlType(bool) reflect.Type { return reflect.TypeFor[net.IP]() }
+
+func (c *IPv6) sqlValue(i int, _ bool) any { return net.IP(append([]byte(nil), c.data[i][:]...)) }
+
+// scanValue stores row i into *string ("2001:db8::1", "::ffff:1.2.3.4") and *[16]byte.
+func (c *IPv6) scanValue(i int, dest any) (bool, error) {
+	switch d := dest.(type) {
+	case *string:
+		*d = c.Addr(i).String()
+	case *[16]byte:
+		*d = c.data[i]
+	default:
+		return false, nil
+	}
+	return true, nil
+}
 
 // AppendValue appends a netip.Addr, a net.IP, a [16]byte or [4]byte (or a 16- or 4-byte []byte),
 // or an address string; IPv4 addresses are stored IPv4-mapped.

@@ -93,6 +93,31 @@ func (c *JSON) Text(i int) []byte { return c.text.Bytes(i) }
 // ScanType returns string.
 func (c *JSON) ScanType() reflect.Type { return reflect.TypeFor[string]() }
 
+// scanValue stores row i's text into a *json.RawMessage (a copy) and decodes it with
+// encoding/json into a json.Unmarshaler or a pointer to a struct, a map or a slice (other than
+// []byte). database/sql gets a JSON value as its text, a string, which it stores only into
+// strings and byte slices; ScanValue's caller reaches these destinations on Go 1.27.
+func (c *JSON) scanValue(i int, dest any) (bool, error) {
+	text := c.text.Bytes(i)
+	switch d := dest.(type) {
+	case *json.RawMessage:
+		*d = append(json.RawMessage{}, text...)
+		return true, nil
+	case json.Unmarshaler:
+		return true, d.UnmarshalJSON(text)
+	}
+	e := reflect.TypeOf(dest).Elem()
+	switch {
+	case e.Kind() == reflect.Struct, e.Kind() == reflect.Map,
+		e.Kind() == reflect.Slice && e.Elem().Kind() != reflect.Uint8:
+		if err := json.Unmarshal(text, dest); err != nil {
+			return true, fmt.Errorf("columns: decoding %s into %s: %w", c.typ, e, err)
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
 // AppendValue appends JSON text (string, []byte, json.RawMessage), which must be a JSON object,
 // or any other Go value that encoding/json marshals to an object (maps, structs).
 func (c *JSON) AppendValue(v any) error {

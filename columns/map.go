@@ -71,6 +71,29 @@ func (c *Map) Value(i int) any {
 	return m.Interface()
 }
 
+// sqlType: database/sql gets a map of the values' element form (see SQLValue), keys as Value's,
+// or Value's map when the values' form is the same.
+func (c *Map) sqlType(bool) reflect.Type {
+	if !sqlDiffers(c.vals) {
+		return nil
+	}
+	return reflect.MapOf(c.keys.ScanType(), sqlSlotType(c.vals))
+}
+
+func (c *Map) sqlValue(i int, _ bool) any {
+	lo, hi := c.Bounds(i)
+	mt := c.sqlType(false)
+	m := reflect.MakeMapWithSize(mt, hi-lo)
+	for j := lo; j < hi; j++ {
+		k := reflect.Zero(mt.Key())
+		if x := c.keys.Value(j); x != nil {
+			k = reflect.ValueOf(x)
+		}
+		m.SetMapIndex(k, sqlSlot(c.vals, j, mt.Elem()))
+	}
+	return m.Interface()
+}
+
 // AppendValue appends a Go map (entries in key order when the keys sort), or nil as an empty map.
 // On error nothing is appended.
 func (c *Map) AppendValue(v any) error {

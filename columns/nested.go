@@ -1,6 +1,9 @@
 package columns
 
-import "strings"
+import (
+	"reflect"
+	"strings"
+)
 
 // Nested is a column of Nested(a T, b U) sent as one column (flatten_nested = 0): an
 // Array(Tuple(a T, b U)) whose Type is "Nested(a T, b U)". Value returns a slice with one []any per
@@ -44,6 +47,20 @@ func (c *Nested) AppendValue(v any) error {
 }
 
 func (c *Nested) sliceValue(lo, hi int) any { return genericSlice(c, lo, hi) }
+
+// sqlType: database/sql gets a Nested value as []map[string]any, one map per nested row keyed
+// by element name, as from clickhouse-go (Value's [][]any scans on Go 1.27, see ScanValue).
+func (c *Nested) sqlType(bool) reflect.Type { return reflect.TypeFor[[]map[string]any]() }
+
+func (c *Nested) sqlValue(i int, _ bool) any {
+	t := c.Tuple()
+	lo, hi := c.Bounds(i)
+	out := make([]map[string]any, hi-lo)
+	for j := range out {
+		out[j] = t.sqlValue(lo+j, false).(map[string]any)
+	}
+	return out
+}
 
 func newNested(n *TypeNode) (Column, error) {
 	if len(n.Args) == 0 {

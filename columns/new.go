@@ -139,7 +139,9 @@ func FromNode(n *TypeNode) (Column, error) {
 			return nil, err
 		}
 		switch inner.(type) {
-		case *Nullable, *Array, *Map, *Tuple, *LowCardinality, *Variant, *Dynamic, *JSON:
+		case *Nullable, *Array, *Map, *Tuple, *LowCardinality, *Variant, *Dynamic:
+			// JSON may be Nullable: servers from 25.x have Nullable(JSON) (a null map, then the
+			// JSON column with its default, {}, at NULL rows).
 			return nil, unsupported(n, "Nullable cannot wrap %s", inner.Type())
 		}
 		if !nullableAllowed(inner) {

@@ -58,6 +58,37 @@ func (c *Tuple) Value(i int) any {
 // ScanType returns []any.
 func (c *Tuple) ScanType() reflect.Type { return reflect.TypeFor[[]any]() }
 
+// sqlType: database/sql gets a named tuple as a map[string]any keyed by element name, and an
+// unnamed one as []any, as from clickhouse-go, with the elements in their element form (a
+// pointer for a Nullable element, a typed nil for NULL). An unnamed tuple with no such element
+// is Value's.
+func (c *Tuple) sqlType(bool) reflect.Type {
+	if c.names != nil {
+		return reflect.TypeFor[map[string]any]()
+	}
+	for _, e := range c.elems {
+		if sqlDiffers(e) || isNullable(e) {
+			return reflect.TypeFor[[]any]()
+		}
+	}
+	return nil
+}
+
+func (c *Tuple) sqlValue(i int, _ bool) any {
+	if c.names != nil {
+		m := make(map[string]any, len(c.elems))
+		for j, e := range c.elems {
+			m[c.names[j]] = sqlSlot(e, i, sqlSlotType(e)).Interface()
+		}
+		return m
+	}
+	out := make([]any, len(c.elems))
+	for j, e := range c.elems {
+		out[j] = sqlSlot(e, i, sqlSlotType(e)).Interface()
+	}
+	return out
+}
+
 // AppendValue appends a []any (one value per element), a slice or array of matching length, a
 // map[string]any keyed by element name (named tuples), or a struct whose exported fields match
 // the elements in order. On error nothing is appended.

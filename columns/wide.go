@@ -162,6 +162,64 @@ func (c *Wide[T]) Value(i int) any {
 // ScanType returns *big.Int.
 func (c *Wide[T]) ScanType() reflect.Type { return reflect.TypeFor[*big.Int]() }
 
+// sqlType: database/sql gets a big.Int at the top level, as from clickhouse-go (database/sql
+// stores it into *big.Int and **big.Int, which a *big.Int would not reach), and Value's *big.Int
+// as an element (clickhouse-go's []*big.Int).
+func (c *Wide[T]) sqlType(top bool) reflect.Type {
+	if top {
+		return reflect.TypeFor[big.Int]()
+	}
+	return nil
+}
+
+func (c *Wide[T]) sqlValue(i int, top bool) any { return *c.Value(i).(*big.Int) }
+
+// sqlScanType is *big.Int, as clickhouse-go names: database/sql stores the big.Int into a
+// **big.Int too.
+func (c *Wide[T]) sqlScanType() reflect.Type { return reflect.TypeFor[*big.Int]() }
+
+// scanValue stores row i into *big.Int, *string and *[]byte (decimal text), and into any Go
+// integer or float destination it fits (an integer exactly, a float to the nearest).
+func (c *Wide[T]) scanValue(i int, dest any) (bool, error) {
+	b := c.Value(i).(*big.Int)
+	switch d := dest.(type) {
+	case *big.Int:
+		d.Set(b)
+		return true, nil
+	case *string:
+		*d = b.String()
+		return true, nil
+	case *[]byte:
+		*d = b.Append(nil, 10)
+		return true, nil
+	}
+	return scanBigInto(c, b, dest)
+}
+
+// scanBigInto stores b into a pointer to a Go integer (when it fits) or float.
+func scanBigInto(col Column, b *big.Int, dest any) (bool, error) {
+	dv := reflect.ValueOf(dest).Elem()
+	switch dv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if !b.IsInt64() || dv.OverflowInt(b.Int64()) {
+			return true, &ScanError{Column: col.Type(), GoType: dv.Type().String(), Reason: b.String() + " out of range"}
+		}
+		dv.SetInt(b.Int64())
+		return true, nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if !b.IsUint64() || dv.OverflowUint(b.Uint64()) {
+			return true, &ScanError{Column: col.Type(), GoType: dv.Type().String(), Reason: b.String() + " out of range"}
+		}
+		dv.SetUint(b.Uint64())
+		return true, nil
+	case reflect.Float32, reflect.Float64:
+		f, _ := new(big.Float).SetInt(b).Float64()
+		dv.SetFloat(f)
+		return true, nil
+	}
+	return false, nil
+}
+
 // AppendValue appends a T, a *big.Int (or big.Int), another of Int128/UInt128/Int256/UInt256, a
 // decimal string or any Go integer that fits.
 func (c *Wide[T]) AppendValue(v any) error {

@@ -126,8 +126,20 @@ func format(b *strings.Builder, n *columns.TypeNode, v any, quoted bool) error {
 		switch x := v.(type) {
 		case columns.Decimal:
 			b.WriteString(x.String())
-		case string: // database/sql: driverValue
-			b.WriteString(x)
+		case string: // database/sql: columns.SQLValue, without trailing zeros
+			scale := numArg(n, 0)
+			if n.Name == "Decimal" {
+				scale = numArg(n, 1)
+			}
+			s, err := strconv.Atoi(scale)
+			if err != nil {
+				return fmt.Errorf("%s scale: %w", n.Name, err)
+			}
+			d, err := columns.ParseDecimal(x, s)
+			if err != nil {
+				return err
+			}
+			b.WriteString(d.String())
 		default:
 			return badGo(n, v)
 		}
@@ -467,6 +479,15 @@ func formatTuple(b *strings.Builder, elems []columns.TypeArg, v any) error {
 	case rv.Kind() == reflect.Struct:
 		for i := range rv.NumField() {
 			items = append(items, rv.Field(i).Interface())
+		}
+	case rv.Kind() == reflect.Map && rv.Type().Key().Kind() == reflect.String:
+		// A named tuple from database/sql (columns.SQLValue): its elements by name.
+		for _, e := range elems {
+			x := rv.MapIndex(reflect.ValueOf(e.Field))
+			if !x.IsValid() {
+				return fmt.Errorf("tuple value %T has no element %q", v, e.Field)
+			}
+			items = append(items, x.Interface())
 		}
 	default:
 		return fmt.Errorf("unexpected Go value %T for a tuple", v)
