@@ -713,18 +713,13 @@ func isNumberKind(k reflect.Kind) bool {
 }
 
 // interfaceText returns the text of a value by its String method (fmt.Stringer), else its
-// MarshalText (encoding.TextMarshaler): how clickhouse-go writes a value of another type
-// (netip.Addr, a named string type, a struct with a String method) as an argument. Values of a
-// number kind have none here: a named integer with a String method is still its number.
+// MarshalText (encoding.TextMarshaler): how clickhouse-go writes a ? argument of another type
+// (netip.Addr, a named string type, a struct with a String method, and a named integer with
+// names: shade(1) is 'green', which an Enum column compares by name). A time.Duration keeps its
+// own form.
 func interfaceText(v any) (string, bool, error) {
-	if v == nil {
-		return "", false, nil
-	}
-	t := reflect.TypeOf(v)
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if isNumberKind(t.Kind()) {
+	switch v.(type) {
+	case nil, time.Duration, *time.Duration:
 		return "", false, nil
 	}
 	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {

@@ -9,18 +9,19 @@ import (
 	"github.com/chnative/chnative/columns"
 )
 
-// rank is a named number with a String method: literals keep it a number.
+// rank is a named number with a String method: a ? literal of it is its String(), as in
+// clickhouse-go; a parameter of a number type its number.
 type rank int
 
 func (l rank) String() string { return "rank" }
 
-// rankPtr has its String method on the pointer: still a number.
+// rankPtr has its String method on the pointer.
 type rankPtr int
 
 func (l *rankPtr) String() string { return "rankPtr" }
 
 // TestBindValuesLiterals: ? literals of the zero time (the epoch) and of values with a String or
-// MarshalText method (their text, quoted), as clickhouse-go writes them; numbers stay numbers.
+// MarshalText method (their text, quoted, a named number with names too), as clickhouse-go writes them.
 func TestBindValuesLiterals(t *testing.T) {
 	var z time.Time
 	lp := rankPtr(3)
@@ -38,10 +39,11 @@ func TestBindValuesLiterals(t *testing.T) {
 		{net.IPv4(1, 2, 3, 4).To4(), "'1.2.3.4'"},
 		{valuerStringer{}, "'by Value'"},
 		{(*strPtr)(nil), "NULL"},
-		{rank(2), "2"},
-		{&lp, "3"},
-		{shade(1), "1"},
+		{rank(2), "'rank'"},
+		{&lp, "'rankPtr'"},
+		{shade(1), "'green'"},
 		{time.Duration(5), "5"},
+		{uint8(1), "1"},
 	} {
 		got, err := formatLiteral(tc.v, 0)
 		if err != nil || got != tc.want {
