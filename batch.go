@@ -19,7 +19,9 @@ import (
 //		...
 //	})
 //
-// Batches and Blocks must be finished (Send/Abort, Close) inside the Raw callback.
+// Under a wrapping driver (github.com/XSAM/otelsql) dc is the wrapper's connection: AsConn finds
+// chnative's beneath it. Batches and Blocks must be finished (Send/Abort, Close) inside the Raw
+// callback; a Batch left open refuses the connection's next statement (see Batch).
 type Conn interface {
 	// PrepareBatch starts "INSERT INTO t [(cols)]" and returns a Batch of typed columns shaped by
 	// the table header the server sent.
