@@ -437,8 +437,11 @@ func (c *conn) sendQuery(body string, opts *queryOptions) (string, error) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	// Every setting is marked important, as clickhouse-go marks them: a server that does not
+	// know one refuses the query (UNKNOWN_SETTING) instead of ignoring it with a warning, so a
+	// misspelt setting in a DSN or WithSettings is an error, not a silent no-op.
 	for _, k := range keys {
-		q.Settings = append(q.Settings, nativeproto.Setting{Key: k, Value: settings[k], Important: false})
+		q.Settings = append(q.Settings, nativeproto.Setting{Key: k, Value: settings[k], Important: true})
 	}
 	if opts != nil && len(opts.parameters) > 0 {
 		keys = keys[:0]
