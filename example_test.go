@@ -36,12 +36,13 @@ func ExampleNewConnector() {
 	cfg.Database = "analytics"
 	cfg.Compress = dsn.CompressionLZ4
 	cfg.ConnOpenStrategy = dsn.ConnOpenRoundRobin
+	// The debug log (connects, failovers, each query's id, blocks, rows and timings, cancels) at
+	// debug level; passwords are never logged.
+	cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c, err := chnative.NewConnector(cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
-	// Connection events (connect, failover, close) at debug level; passwords are never logged.
-	c.(*chnative.Connector).Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	db := sql.OpenDB(c)
 	defer db.Close()
 }

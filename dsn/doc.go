@@ -32,33 +32,62 @@
 //	dial_timeout              duration  Go duration (5s, 1m30s) or integer   30s
 //	                                    seconds; 0 = no timeout
 //	read_timeout              duration  as dial_timeout; 0 = no timeout      5m
-//	compress                  enum      none, lz4, zstd; also true/1/empty   none
-//	                                    = lz4, false/0 = none
-//	compress_level            int       codec-specific; 0 = codec default    0
+//	compress                  enum      none, lz4, lz4hc, zstd; also         none
+//	                                    true/1/empty = lz4, false/0 = none
+//	compress_level            int       lz4hc 1..12 (above 12: 12; 0: 9),    0
+//	                                    zstd levels; plain lz4 has none
 //	secure                    bool      true/false/1/0/t/f; empty = true     false
 //	skip_verify               bool      as secure (TLS only)                 false
+//	tls_server_name           string    name to verify the certificate      "" (the host dialed)
+//	                                    against (and SNI); needs secure
 //	connection_open_strategy  enum      in_order, round_robin, random        in_order
-//	max_block_size            int       rows per block for inserts, > 0      1000000
+//	hosts                     hosts     host[:port],... tried before the     none
+//	                                    URL's hosts
+//	alt_hosts                 hosts     host[:port],... tried after them     none
+//	insert_block_rows         int       rows per block for inserts, > 0      1000000
 //	client_name               string    any                                  "" (driver default)
+//	client_info_product       list      name/version,... put before the      none
+//	                                    driver's name in the client name
 //	quota_key                 string    any                                  ""
-//	debug                     bool      as secure                            false
+//	debug                     bool      as secure: the debug log (stderr     false
+//	                                    without Config.Logger)
 //	protocol_revision         int       highest native protocol revision     0 (driver default)
 //	                                    to advertise, 54412..54488; 0 =
 //	                                    the driver's default
+//	max_open_conns            int       pool limit, >= 0 (see below)         0 (unset)
+//	max_idle_conns            int       pool limit, >= 0 (see below)         0 (unset)
+//	conn_max_lifetime         duration  as dial_timeout; 0 = unlimited       0
+//	block_buffer_size         int       1..255, accepted (see Config)        0 (unset)
+//	max_compression_buffer    int       bytes, >= 0, accepted (see Config)   0 (unset)
 //	username                  string    same as the URL user name            default
 //	password                  string    same as the URL password             ""
 //	database                  string    same as the URL path                 "" (server default)
 //
 // Every other key is a ClickHouse setting, stored in [Config.Settings] and
-// sent to the server: for example ?max_execution_time=60&readonly=1. Setting
-// names must be identifiers ([A-Za-z_][A-Za-z0-9_]*); values are passed
-// through unchanged. Enum values are case-insensitive; FormatDSN writes them
-// in lower case.
+// sent to the server with every query: for example ?max_execution_time=60&readonly=1,
+// and max_block_size, which (as in clickhouse-go) is the server setting, not the
+// rows per insert block (that is insert_block_rows). Setting names must be
+// identifiers ([A-Za-z_][A-Za-z0-9_]*); values are passed through unchanged,
+// except true and false, which become 1 and 0 as clickhouse-go sends them.
+// Enum values are case-insensitive; FormatDSN writes them in lower case.
+//
+// These keys of clickhouse-go (its ParseDSN) are all understood, with its
+// meaning. max_open_conns and max_idle_conns are database/sql pool limits, which
+// database/sql takes only from the *sql.DB: chnative.OpenDB and OpenDSN apply
+// them, and sql.Open refuses them with an error that says how to set them
+// (conn_max_lifetime is also enforced by the driver, so it works everywhere).
+// Refused with a message that says why: http_proxy and http_path (clickhouse-go's
+// HTTP protocol; chnative speaks the native protocol only), the http:// and
+// https:// schemes, the gzip, deflate and br codecs, and user, pass, db, dbname,
+// ssl, tls and sslmode, which are no one's keys here but would fail every query
+// as settings.
 //
 // # Errors and secrets
 //
 // Parse returns a *[Error] naming the offending key (or part of the URL, such
-// as "host" or "port"). Neither an error, nor [Config.String], nor
+// as "host" or "port") and the likely mistake: user:password before the host
+// without the '@', a scheme without "//", a JDBC URL, a value with a space, a
+// port out of range, an unescaped '/', '?' or '#' in the password. Neither an error, nor [Config.String], nor
 // [Config.GoString] ever contains the password: String replaces it with
 // [Redacted]. If a password is not percent-encoded and contains '/' or '?',
 // the parser cannot know where it ends: whenever an '@' appears after the
