@@ -81,3 +81,37 @@ func TestREADMEQuickStart(t *testing.T) {
 		t.Fatalf("the program printed %q", out)
 	}
 }
+
+// TestREADMELowCardinalityNote checks the Quick start's note on both servers: 18.16 refuses a
+// LowCardinality table unless allow_experimental_low_cardinality_type=1 (the test server's
+// profile sets it, so the DSN turns it off to show the refusal, then on); 26.7 creates one
+// without the setting and refuses the setting itself as unknown, at Ping.
+func TestREADMELowCardinalityNote(t *testing.T) {
+	create := func(param string) error {
+		db := openDB(t, param)
+		name := tableName("readme_lc")
+		_, err := db.Exec("CREATE TABLE " + name + " (s LowCardinality(String)) ENGINE = Memory")
+		if err == nil {
+			_, _ = db.Exec("DROP TABLE " + name)
+		}
+		return err
+	}
+	switch testenv.Server(t) {
+	case testenv.Legacy:
+		err := create("allow_experimental_low_cardinality_type=0")
+		if err == nil || !strings.Contains(err.Error(), "allow_experimental_low_cardinality_type") {
+			t.Fatalf("18.16 without the setting: %v, want the refusal naming it", err)
+		}
+		if err := create("allow_experimental_low_cardinality_type=1"); err != nil {
+			t.Fatalf("18.16 with the setting in the DSN: %v", err)
+		}
+	default:
+		if err := create("compress=none"); err != nil {
+			t.Fatalf("26.7 without the setting: %v", err)
+		}
+		db := openDB(t, "allow_experimental_low_cardinality_type=1")
+		if err := db.Ping(); err == nil || !strings.Contains(err.Error(), "allow_experimental_low_cardinality_type") {
+			t.Fatalf("26.7 Ping with the setting in the DSN: %v, want an error naming it", err)
+		}
+	}
+}
