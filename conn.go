@@ -872,8 +872,10 @@ func (c *conn) Close() error {
 		return nil
 	}
 	if c.drain != nil {
-		_ = c.nc.Close()
+		_ = c.nc.Close() // ends the drain's reads at once
 		c.awaitDrain()
+		c.closed = true
+		return nil
 	}
 	c.closed = true
 	if c.log != nil {
