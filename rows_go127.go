@@ -93,12 +93,10 @@ func (r *rows) ScanColumn(sc driver.ScanContext, i int, dest any) error {
 			return nil
 		}
 	case *columns.Float32:
-		switch d := dest.(type) {
-		case *float32:
+		// Not into *float64: database/sql (and so Next before Go 1.27, and clickhouse-go) gives
+		// the float64 nearest the float32's shortest text (0.1, not 0.10000000149011612).
+		if d, ok := dest.(*float32); ok {
 			*d = c.Row(row)
-			return nil
-		case *float64:
-			*d = float64(c.Row(row))
 			return nil
 		}
 	case *columns.String:

@@ -30,6 +30,20 @@ type DynamicValue struct {
 	Value any    // the value, as a column of that type returns it
 }
 
+// Scan implements sql.Scanner: database/sql hands a Dynamic column's value over as a
+// DynamicValue, or nil for NULL, which Scan stores as the zero DynamicValue.
+func (d *DynamicValue) Scan(src any) error {
+	switch x := src.(type) {
+	case nil:
+		*d = DynamicValue{}
+	case DynamicValue:
+		*d = x
+	default:
+		return &ScanError{Column: "Dynamic", GoType: "*columns.DynamicValue", Reason: "cannot store a " + goTypeName(src)}
+	}
+	return nil
+}
+
 // Dynamic is a column of Dynamic or Dynamic(max_types=N). It keeps one column per type in use and,
 // per row, the type and the row in that type's column. Values the server sends in the
 // SharedVariant (types past max_types) are decoded into columns of their own types, so a

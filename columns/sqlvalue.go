@@ -196,6 +196,9 @@ func ScanValue(c Column, i int, dest any) (bool, error) {
 		return false, nil
 	}
 	e, own := dt.Elem(), c.ScanType()
+	if st := sqlTypeOf(c, true); st != nil && (e == st || e.Kind() == reflect.Pointer && e.Elem() == st) {
+		return false, nil // SQLValue's own type: as database/sql stores it
+	}
 	if e.Kind() != reflect.Interface && (e == own || e.Kind() == reflect.Pointer && e.Elem() == own) {
 		v := c.Value(i)
 		if v == nil {

@@ -20,6 +20,21 @@ type VariantValue struct {
 	Value any    // the value, as that type's column returns it
 }
 
+// Scan implements sql.Scanner: database/sql hands a Variant column's value over as a VariantValue,
+// or nil for NULL, which Scan stores as the zero VariantValue (so a variable of the column's scan
+// type takes every row).
+func (v *VariantValue) Scan(src any) error {
+	switch x := src.(type) {
+	case nil:
+		*v = VariantValue{}
+	case VariantValue:
+		*v = x
+	default:
+		return &ScanError{Column: "Variant", GoType: "*columns.VariantValue", Reason: "cannot store a " + goTypeName(src)}
+	}
+	return nil
+}
+
 // Variant is a column of Variant(T1, ..., Tn): per row a discriminator (the index of its type in
 // the variant list, sorted by type name as the server sorts it; 255 = NULL) and one column per
 // variant holding only the rows of that type, in row order.
