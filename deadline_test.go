@@ -4,8 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/chnative/chnative/internal/testenv"
 )
 
 // A query under a context deadline returns at the deadline; the Cancel and the drain of the
@@ -50,14 +53,13 @@ func TestDeadlineExecReturnsAtDeadline(t *testing.T) {
 	db := openDB(t)
 	db.SetMaxOpenConns(1) // the next query gets the cancelled query's connection (or a new one if it was dropped)
 	checkPoolWorks(t, db)
-	for i := range 2 {
+	for range 2 {
 		ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
 		start := time.Now()
 		_, err := db.ExecContext(ctx, slowQuery)
 		cancel()
 		checkReturnedAtDeadline(t, "ExecContext", start, err)
 		checkPoolWorks(t, db)
-		_ = i
 	}
 }
 
@@ -103,5 +105,45 @@ func TestDeadlinePinnedConnWaitsForDrain(t *testing.T) {
 	var v string
 	if err := c.QueryRowContext(context.Background(), "SELECT value FROM system.settings WHERE name = 'max_threads'").Scan(&v); err != nil || v != "3" {
 		t.Fatalf("the next query on the pinned connection: max_threads %q, %v (want the session's 3)", v, err)
+	}
+}
+
+// TestDeadlinePoolGetsDrainedConnection: through the pool (one connection), the query after a
+// cancelled one waits in ResetSession for the background drain: it gets the same connection
+// when the server ended the query within the drain bound, and a new one when it did not (the
+// old one is closed, never handed out mid-stream).
+func TestDeadlinePoolGetsDrainedConnection(t *testing.T) {
+	db, logs := logDB(t, testenv.DSN(t))
+	db.SetMaxOpenConns(1)
+	checkPoolWorks(t, db)
+	connects := func() int { return strings.Count(logs.String(), "chnative: connected") }
+
+	// The server looks at the Cancel every 50 ms: the drain ends well within its bound.
+	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
+	start := time.Now()
+	_, err := db.ExecContext(ctx, "SELECT sleepEachRow(0.05) FROM numbers(40) SETTINGS max_block_size = 1")
+	cancel()
+	checkReturnedAtDeadline(t, "ExecContext (quick drain)", start, err)
+	checkPoolWorks(t, db)
+	if n := connects(); n != 1 {
+		t.Errorf("after a drained cancel the pool opened %d connections, want 1 (the drained one reused)\n%s", n, logs)
+	}
+	if !strings.Contains(logs.String(), "connection_kept=true") {
+		t.Errorf("no drain that kept the connection in the log\n%s", logs)
+	}
+
+	// The server looks at the Cancel only after a second: the drain gives up and the next query
+	// runs on a new connection.
+	ctx, cancel = context.WithTimeout(context.Background(), testDeadline)
+	start = time.Now()
+	_, err = db.ExecContext(ctx, slowQuery)
+	cancel()
+	checkReturnedAtDeadline(t, "ExecContext (drain gives up)", start, err)
+	checkPoolWorks(t, db)
+	if n := connects(); n != 2 {
+		t.Errorf("after a drain that gave up the pool opened %d connections in all, want 2\n%s", n, logs)
+	}
+	if !strings.Contains(logs.String(), "connection_kept=false") {
+		t.Errorf("no drain that dropped the connection in the log\n%s", logs)
 	}
 }
