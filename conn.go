@@ -938,7 +938,11 @@ func (c *conn) IsValid() bool {
 	if c.draining() {
 		return !c.closed
 	}
-	return !c.bad && !c.closed && !c.busy && !c.expired()
+	if c.expired() {
+		c.logRetry("older than conn_max_lifetime")
+		return false
+	}
+	return !c.bad && !c.closed && !c.busy
 }
 
 // CheckNamedValue accepts every argument as it is: the binder and the columns convert them.
