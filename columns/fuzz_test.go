@@ -33,6 +33,7 @@ var fuzzTypes = []string{
 	"JSON", "JSON(a.b UInt32)", "Tuple(a Dynamic, b Array(JSON))",
 	"QBit(Float32, 3)", "QBit(BFloat16, 17)", "QBit(Float64, 9)", "QBit(Int8, 16, 8)", "QBit(Float32, 24, 8)",
 	"Nullable(QBit(Int8, 5))", "Array(QBit(BFloat16, 1))",
+	"Nullable(JSON)", "Array(Nullable(JSON))", "Tuple(n Nullable(Int128), p Array(Point))",
 }
 
 // FuzzDecode decodes arbitrary bytes as rows values of a type: it must never panic, and whatever
@@ -82,6 +83,7 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("%s: Rows() = %d, want %d", typ, c.Rows(), rows)
 		}
 		first := values(c)
+		checkSQLValues(t, c)
 		enc := encode(c)
 		d, _ := New(typ)
 		r2 := NewBytesReader(enc)
@@ -166,6 +168,7 @@ func FuzzDecodeCustom(f *testing.F) {
 			t.Fatalf("%s %s: Rows() = %d, want %d", typ, s.String(), c.Rows(), rows)
 		}
 		first := values(c)
+		checkSQLValues(t, c)
 		d, _ := New(typ)
 		if err := decodeInto(d, NewBytesReader(encode(c)), int(rows)); err != nil {
 			t.Fatalf("%s %s: re-encoded: %v", typ, s.String(), err)

@@ -178,14 +178,12 @@ func (c *Wide[T]) sqlValue(i int, top bool) any { return *c.Value(i).(*big.Int) 
 // **big.Int too.
 func (c *Wide[T]) sqlScanType() reflect.Type { return reflect.TypeFor[*big.Int]() }
 
-// scanValue stores row i into *big.Int, *string and *[]byte (decimal text), and into any Go
-// integer or float destination it fits (an integer exactly, a float to the nearest).
+// scanValue stores row i into *string and *[]byte (decimal text), and into any Go integer or
+// float destination it fits (an integer exactly, a float to the nearest). (*big.Int and
+// **big.Int take SQLValue's big.Int through database/sql.)
 func (c *Wide[T]) scanValue(i int, dest any) (bool, error) {
 	b := c.Value(i).(*big.Int)
 	switch d := dest.(type) {
-	case *big.Int:
-		d.Set(b)
-		return true, nil
 	case *string:
 		*d = b.String()
 		return true, nil
