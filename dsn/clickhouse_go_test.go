@@ -153,6 +153,8 @@ var mistakeTests = []struct {
 	{"port zero", "clickhouse://h:0", "port", []string{"1 to 65535"}},
 	{"port not a number", "tcp://h:port?password={PW}", "port", []string{"number"}},
 	{"user key", "tcp://h:9000?user=bob&password={PW}", "user", []string{"username"}},
+	{"unescaped & in query password", "tcp://h:9000?username=bob&password=ab&{PW}", "password", []string{"'&'", "%26"}},
+	{"unescaped & in query password, odd rest", "tcp://h:9000?password=ab&c+{PW}", "password", []string{"'&'"}},
 	{"db key", "tcp://h:9000?db=x", "db", []string{"database"}},
 	{"dbname key", "tcp://h:9000?dbname=x", "dbname", []string{"database"}},
 	{"ssl key", "clickhouse://h?ssl=true", "ssl", []string{"secure=true"}},

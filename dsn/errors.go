@@ -55,6 +55,7 @@ var (
 	errMissingAt             = errors.New("has more than one ':' and is not an IPv6 address: it looks like user:password before the host with the '@' left out; write clickhouse://user:password@host:9000 (the text is not shown: it may hold a password; an IPv6 address goes in brackets, [::1]:9000)")
 	errManyColons            = errors.New("has more than one ':' (host:port has one; an IPv6 address goes in brackets, e.g. [::1]:9000)")
 	errEmptyValue            = errors.New("must not be empty")
+	errAmpInPassword         = errors.New("is followed by a query part without '=', which is most likely the rest of a password holding an unescaped '&' (not shown): percent-encode '&' in the password as %26")
 	errHTTPKey               = errors.New("is a clickhouse-go key of its HTTP protocol; chnative speaks the native TCP protocol only (to reach the server through a proxy, give the Connector a Dialer)")
 	errKeyUser               = errors.New("is not a key: the user name is username=..., or the URL's user info (clickhouse://user:password@host)")
 	errKeyPass               = errors.New("is not a key: the password is password=..., or the URL's user info (clickhouse://user:password@host)")

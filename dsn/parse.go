@@ -286,12 +286,18 @@ type queryUserInfo struct {
 func parseQuery(c *Config, query string) (queryUserInfo, error) {
 	var q queryUserInfo
 	seen := make(map[string]bool)
+	afterPassword := false
 	for part := range strings.SplitSeq(query, "&") {
 		if part == "" {
 			continue
 		}
-		rawKey, rawVal, _ := strings.Cut(part, "=")
+		rawKey, rawVal, hasValue := strings.Cut(part, "=")
 		key, err := url.QueryUnescape(rawKey)
+		if afterPassword && !hasValue && (err != nil || !isReservedKey(key)) {
+			// password=ab&cd: most likely a password with an unescaped '&'; cd is not shown.
+			return q, &Error{Key: KeyPassword, Err: errAmpInPassword}
+		}
+		afterPassword = key == KeyPassword
 		if err != nil {
 			return q, &Error{Key: "query", Err: errEscape}
 		}
