@@ -22,8 +22,9 @@
 //
 // Inside a transaction, Prepare("INSERT INTO t [(cols)] [VALUES]") starts the insert and takes the
 // table's header from the server; each Exec appends one row straight into typed columns; a block is
-// sent every insert_block_rows rows (DSN key; default 1,000,000); Commit sends the rest. Rollback cancels the insert and sends
-// nothing that was still buffered. ClickHouse has no transactions: blocks already sent stay.
+// sent every insert_block_rows rows (DSN key; default 1,000,000); Commit sends the rest. Rollback
+// cancels the insert and sends nothing that was still buffered. ClickHouse has no transactions:
+// blocks already sent stay.
 //
 // # The Batch extension
 //

@@ -87,9 +87,9 @@
 // Parse returns a *[Error] naming the offending key (or part of the URL, such
 // as "host" or "port") and the likely mistake: user:password before the host
 // without the '@', a scheme without "//", a JDBC URL, a value with a space, a
-// port out of range, an unescaped '/', '?' or '#' in the password. Neither an error, nor [Config.String], nor
-// [Config.GoString] ever contains the password: String replaces it with
-// [Redacted]. If a password is not percent-encoded and contains '/' or '?',
+// port out of range, an unescaped '/', '?' or '#' in the password. Neither an
+// error, nor [Config.String], nor [Config.GoString] ever contains the password:
+// String replaces it with [Redacted]. If a password is not percent-encoded and contains '/' or '?',
 // the parser cannot know where it ends: whenever an '@' appears after the
 // host list, errors therefore leave out the offending text and suggest
 // encoding the password. Such a DSN may even parse into a wrong Config
