@@ -211,7 +211,7 @@ func (c *conn) handshake() error {
 	case dsn.CompressionLZ4HC:
 		level := c.cfg.CompressLevel
 		if level <= 0 {
-			level = 9 // ClickHouse's (and ch-go's) default LZ4HC level
+			level = 3 // what clickhouse-go's DSN parser gives compress=lz4hc without a level
 		}
 		c.comp, err = nativeproto.NewCompressor(nativeproto.MethodLZ4, min(level, nativeproto.MaxLZ4Level))
 	case dsn.CompressionZSTD:

@@ -345,3 +345,35 @@ func TestMigrationDSNDefaults(t *testing.T) {
 		t.Fatal(n, err)
 	}
 }
+
+// TestCompressLZ4HC: clickhouse-go's compress=lz4hc (with and without compress_level) sends
+// LZ4 frames from the high-compression encoder, which both servers read.
+func TestCompressLZ4HC(t *testing.T) {
+	for _, params := range [][]string{{"compress=lz4hc"}, {"compress=lz4hc", "compress_level=12"}} {
+		db := openDB(t, params...)
+		table := createTable(t, db, "chnative_lz4hc", "n UInt64, s String")
+		tx, err := db.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stmt, err := tx.Prepare("INSERT INTO " + table + " (n, s)")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 5000 {
+			if _, err := stmt.Exec(i, strings.Repeat("lz4hc ", i%20)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatalf("%v: %v", params, err)
+		}
+		var n, sum, l uint64
+		if err := db.QueryRow("SELECT count(), sum(n), sum(length(s)) FROM "+table).Scan(&n, &sum, &l); err != nil {
+			t.Fatal(err)
+		}
+		if n != 5000 || sum != 5000*4999/2 || l != 6*(5000/20)*(19*20/2) {
+			t.Errorf("%v: count %d sum %d length %d", params, n, sum, l)
+		}
+	}
+}

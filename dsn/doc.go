@@ -34,7 +34,7 @@
 //	read_timeout              duration  as dial_timeout; 0 = no timeout      5m
 //	compress                  enum      none, lz4, lz4hc, zstd; also         none
 //	                                    true/1/empty = lz4, false/0 = none
-//	compress_level            int       lz4hc 1..12 (above 12: 12; 0: 9),    0
+//	compress_level            int       lz4hc 1..12 (above 12: 12; 0: 3),    0
 //	                                    zstd levels; plain lz4 has none
 //	secure                    bool      true/false/1/0/t/f; empty = true     false
 //	skip_verify               bool      as secure (TLS only)                 false

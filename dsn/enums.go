@@ -11,8 +11,9 @@ type Compression uint8
 
 // Compression codecs. The zero value is CompressionNone.
 //
-// As in clickhouse-go, CompressLevel applies to LZ4HC (1..12, higher levels clamped to 12; 0 is
-// ClickHouse's default, 9) and ZSTD (0 = the codec default); plain LZ4 has no levels.
+// As in clickhouse-go, CompressLevel applies to LZ4HC (1..12, higher levels clamped to 12; 0 means
+// 3, what clickhouse-go's DSN parser gives compress=lz4hc) and ZSTD (0 = the codec default); plain
+// LZ4 has no levels.
 const (
 	CompressionNone Compression = iota
 	CompressionLZ4
