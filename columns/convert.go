@@ -85,10 +85,23 @@ func derefWith(v any, before, after func(any) bool) (out any, isNil bool, err er
 // a BinaryMarshaler, a Stringer, possibly with pointer receivers), which the inner column may
 // take v by in its own order (FixedString's MarshalBinary before Value), so v as it was given.
 func innerArg(v, x any) any {
-	if t := reflect.TypeOf(v); t != nil && t.NumMethod() > 0 {
+	vb, vs, vt := convertMethods(v)
+	if !vb && !vs && !vt {
+		return x
+	}
+	if xb, xs, xt := convertMethods(x); vb && !xb || vs && !xs || vt && !xt {
 		return v
 	}
-	return x
+	return x // *time.Time: time.Time has those methods
+}
+
+// convertMethods reports which of the methods some column takes a value by v has: MarshalBinary,
+// String, MarshalText.
+func convertMethods(v any) (binary, stringer, text bool) {
+	_, binary = v.(encoding.BinaryMarshaler)
+	_, stringer = v.(fmt.Stringer)
+	_, text = v.(encoding.TextMarshaler)
+	return binary, stringer, text
 }
 
 // isBinaryMarshaler reports whether v implements encoding.BinaryMarshaler (a nil pointer does

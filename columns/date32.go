@@ -53,6 +53,9 @@ func (c *Date32) AppendTime(t time.Time) error {
 // AppendValue appends a time.Time (its calendar day), a "2006-01-02" string, the text of a
 // fmt.Stringer or encoding.TextMarshaler in that form, or a day number within the Date32 range.
 func (c *Date32) AppendValue(v any) error {
+	if t, ok := v.(time.Time); ok {
+		return c.AppendTime(t)
+	}
 	t, ok, err := timeArg(c, v, time.UTC, dateLayouts)
 	if err != nil {
 		return err

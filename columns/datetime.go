@@ -43,6 +43,9 @@ func (c *Date) AppendTime(t time.Time) error {
 // AppendValue appends a time.Time (its calendar day), a "2006-01-02" string, the text of a
 // fmt.Stringer or encoding.TextMarshaler in that form, or a day number.
 func (c *Date) AppendValue(v any) error {
+	if t, ok := v.(time.Time); ok {
+		return c.AppendTime(t)
+	}
 	t, ok, err := timeArg(c, v, time.UTC, dateLayouts)
 	if err != nil {
 		return err
@@ -183,6 +186,9 @@ func (c *DateTime) AppendTime(t time.Time) error {
 // column's location when it has no offset) or the text of a fmt.Stringer or
 // encoding.TextMarshaler in those forms, or Unix seconds.
 func (c *DateTime) AppendValue(v any) error {
+	if t, ok := v.(time.Time); ok {
+		return c.AppendTime(t)
+	}
 	t, ok, err := timeArg(c, v, c.loc, dateTimeLayouts)
 	if err != nil {
 		return err

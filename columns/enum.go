@@ -80,6 +80,14 @@ func (c *Enum[T]) sliceValue(lo, hi int) any { return genericSlice(c, lo, hi) }
 // name, a value of an integer kind is still its number. Other named types are taken by their
 // kind (a named string as a name, a named integer as a number).
 func (c *Enum[T]) AppendValue(v any) error {
+	if s, ok := v.(string); ok {
+		n, ok := c.values[s]
+		if !ok {
+			return mismatch(c, v, "unknown name "+strconv.Quote(s))
+		}
+		c.data = append(c.data, n)
+		return nil
+	}
 	x, isNil, err := derefWith(v, nil, isTextual)
 	if err != nil {
 		return err

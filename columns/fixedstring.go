@@ -63,6 +63,12 @@ func (c *FixedString) ScanType() reflect.Type { return reflect.TypeFor[string]()
 // an encoding.TextMarshaler; a named string or byte-slice type without those is its contents.
 // Pointers are followed, so a method with a pointer receiver is found when a pointer is given.
 func (c *FixedString) AppendValue(v any) error {
+	switch x := v.(type) {
+	case string:
+		return c.appendChecked(v, []byte(x))
+	case []byte:
+		return c.appendChecked(v, x)
+	}
 	v, isNil, err := derefWith(v, isBinaryMarshaler, isTextual)
 	if err != nil {
 		return err

@@ -1,6 +1,9 @@
 package columns
 
-import "reflect"
+import (
+	"database/sql/driver"
+	"reflect"
+)
 
 // Nullable is a column of Nullable(T): a null map (1 = NULL) and the inner column, which holds T's
 // default value at NULL rows.
@@ -56,6 +59,14 @@ func (c *Nullable) AppendNotNull() { c.nulls = append(c.nulls, 0) }
 func (c *Nullable) AppendValue(v any) error {
 	if v == nil {
 		c.AppendNull()
+		return nil
+	}
+	if _, isValuer := v.(driver.Valuer); !isValuer && reflect.TypeOf(v).Kind() != reflect.Pointer {
+		// Neither a pointer nor a Valuer: not NULL, and the inner column takes it as it is.
+		if err := c.inner.AppendValue(v); err != nil {
+			return err
+		}
+		c.nulls = append(c.nulls, 0)
 		return nil
 	}
 	x, isNil, err := deref(v)
