@@ -54,6 +54,18 @@
 // only when the value fits exactly; floats convert to integer columns only when integral and in
 // range; numeric strings parse.
 //
+// As clickhouse-go's columns do, some columns take a value by a method it has (a method with a
+// pointer receiver too: each pointer is looked at before it is followed). FixedString takes the
+// MarshalBinary of an encoding.BinaryMarshaler, before a driver.Valuer's Value (google/uuid.UUID
+// gives its 16 bytes). String, FixedString, UUID, Enum8/16, Date, Date32, DateTime and DateTime64
+// take the String() of a fmt.Stringer (else the MarshalText of an encoding.TextMarshaler, which
+// clickhouse-go does not take), after a Valuer's Value and before a named type's kind: a type S
+// string with a String method is its String(), a net.IP into String its text. The date and time
+// columns take a named number as a number, and Enum too unless its String() is one of the enum's
+// names (type Color int8 with names). The zero time.Time is the epoch (0) in Date, Date32,
+// DateTime and DateTime64, as clickhouse-go stores it; other times out of a column's range are an
+// error (clickhouse-go wraps them).
+//
 //	ClickHouse type                Column           Value returns     AppendValue accepts
 //	-----------------------------  ---------------  ----------------  ---------------------------------------------
 //	Int8 … Int64, UInt8 … UInt64   *Fixed[T]        int8 … uint64     any Go integer or float that fits, bool, numeric string
@@ -138,6 +150,17 @@
 // pointer for Nullable elements (Array(Nullable(String)) gives []*string). ScanType reports the
 // Go type Value returns for non-NULL values. Decimal(P, S) columns report their type as the
 // server does, "Decimal(P, S)", whichever spelling made them.
+//
+// # Values for database/sql
+//
+// Value returns the package's own Go types. [SQLValue] returns what a database/sql driver hands
+// over instead, where that differs: the types clickhouse-go's database/sql driver hands over, so
+// that code scanning into them (big.Int, net.IP, github.com/paulmach/orb's geo types,
+// map[string]any for named tuples, []map[string]any for Nested, decimal text) runs unchanged;
+// [SQLScanType] names a type a variable of which takes them, and [ScanValue] stores values
+// straight into this package's own types and other destinations database/sql's conversions do
+// not reach (see sqlvalue.go for the table). Point and the other geo types, Decimal, VariantValue
+// and DynamicValue implement sql.Scanner, so they scan from SQLValue on every Go version.
 //
 // DateTime and DateTime64 columns without a time zone of their own return times in UTC until
 // [SetLocation] (or their SetLocation method) gives them the server's zone. Nullable cannot wrap
