@@ -159,7 +159,7 @@
 // map[string]any for named tuples, []map[string]any for Nested, decimal text) runs unchanged;
 // [SQLScanType] names a type a variable of which takes them, and [ScanValue] stores values
 // straight into this package's own types and other destinations database/sql's conversions do
-// not reach (see sqlvalue.go for the table). Point and the other geo types, Decimal, VariantValue
+// not reach (see SQLValue for the table). Point and the other geo types, Decimal, VariantValue
 // and DynamicValue implement sql.Scanner, so they scan from SQLValue on every Go version.
 //
 // DateTime and DateTime64 columns without a time zone of their own return times in UTC until

@@ -4,45 +4,13 @@ import (
 	"reflect"
 )
 
-// Values for database/sql.
-//
-// Value returns each type in this package's Go types (netip.Addr, Point, Decimal, [][]any for
-// Nested, ...). database/sql, before Go 1.27, hands what a driver's Rows.Next returns to Scan,
-// which stores it into a destination of another type only when the value's type is assignable
-// to it, convertible to it with the same kind, or a number or string it can format and parse.
-// Code written for clickhouse-go's database/sql driver scans into the types that driver hands
-// over, so [SQLValue] returns those:
-//
-//	ClickHouse type                   SQLValue (non-NULL)        as an element of Array, Map, Tuple
-//	--------------------------------  -------------------------  ----------------------------------
-//	Int128, UInt128, Int256, UInt256  big.Int                    *big.Int
-//	Decimal(P, S)                     string, "-1.5" (no         Decimal
-//	                                  trailing zeros)
-//	IPv4, IPv6                        net.IP (4 and 16 bytes)    net.IP
-//	Point, Ring, LineString,          orb.Point, orb.Ring, ...   the same
-//	MultiLineString, Polygon,         (github.com/paulmach/orb)
-//	MultiPolygon
-//	Tuple(a T, b U)                   map[string]any             the same
-//	Tuple(T, U)                       []any                      the same
-//	Nested(a T, b U)                  []map[string]any           the same
-//	Array(T), Map(K, V)               of the elements' form      the same
-//	Nullable(T)                       nil or T's                 *T's element form (typed nil for NULL)
-//	every other type                  Value's                    Value's
-//
-// Elements of tuples, like those of arrays and maps, are in their element form, so a NULL element
-// is a typed nil pointer (as in clickhouse-go). Map keys stay in Value's form.
-//
-// [SQLScanType] names SQLValue's type (ColumnTypeScanType), which database/sql can always fill
-// from SQLValue. [ScanValue] stores a value straight into destinations that SQLValue cannot
-// reach through database/sql's conversions (this package's own types, netip.Addr, a JSON object
-// into a struct or map, a big integer into a string): a driver that sees the destination (Go
-// 1.27's ScanColumn) calls it first. Before Go 1.27 the own types that have a Scan method
-// (Point and the other geo types, Decimal, VariantValue, DynamicValue) still scan from SQLValue.
+// Values for database/sql (see SQLValue).
 //
 // Design: a column whose database/sql form differs from Value's implements sqlValuer in its own
 // file; composites build theirs from their elements' and report no difference when no element
 // differs, so the common composites keep Value's typed fast paths. Nullable, LowCardinality and
-// SimpleAggregateFunction pass their inner column's through (sqlInner).
+// SimpleAggregateFunction pass their inner column's through (sqlInner). Columns with conversions
+// of their own into destinations database/sql cannot reach implement rowScanner.
 
 // sqlValuer is a column whose database/sql values differ from Value's.
 type sqlValuer interface {
@@ -61,8 +29,42 @@ type rowScanner interface {
 	scanValue(i int, dest any) (bool, error)
 }
 
-// SQLValue returns value i of c as database/sql should hand it to Scan (see the table above):
-// nil for NULL, else memory of its own.
+// SQLValue returns value i of c as a database/sql driver should hand it to Scan: nil for NULL,
+// else memory of its own.
+//
+// Value returns each type in this package's Go types (netip.Addr, Point, Decimal, [][]any for
+// Nested, ...). database/sql, before Go 1.27, hands what a driver's Rows.Next returns to Scan,
+// which stores it into a destination of another type only when the value's type is assignable
+// to it, convertible to it with the same kind, or a number or string it can format and parse.
+// Code written for clickhouse-go's database/sql driver scans into the types that driver hands
+// over, so SQLValue returns those:
+//
+//	ClickHouse type                   SQLValue (non-NULL)        as an element of Array, Map, Tuple
+//	--------------------------------  -------------------------  ----------------------------------
+//	Int128, UInt128, Int256, UInt256  big.Int                    *big.Int
+//	Decimal(P, S)                     string, "-1.5" (no         Decimal
+//	                                  trailing zeros)
+//	IPv4, IPv6                        net.IP (4 and 16 bytes)    net.IP
+//	Point, Ring, LineString,          orb.Point, orb.Ring, ...   the same
+//	MultiLineString, Polygon,         (github.com/paulmach/orb)
+//	MultiPolygon
+//	Tuple(a T, b U)                   map[string]any             the same
+//	Tuple(T, U)                       []any                      the same
+//	Nested(a T, b U)                  []map[string]any           the same
+//	Array(T), Map(K, V)               of the elements' form      the same
+//	Nullable(T)                       nil or T's                 *T's element form (typed nil for NULL)
+//	every other type                  Value's                    Value's
+//
+// Elements of tuples, like those of arrays and maps, are in their element form, so a NULL element
+// is a typed nil pointer (as in clickhouse-go); an empty array is an empty slice, not nil. Map
+// keys stay in Value's form.
+//
+// SQLScanType names a type a variable of which database/sql can always fill from SQLValue
+// (ColumnTypeScanType). ScanValue stores a value straight into destinations SQLValue cannot
+// reach through database/sql's conversions (this package's own types, netip.Addr, a JSON object
+// into a struct or map, a big integer into a string): a driver that sees the destination (Go
+// 1.27's ScanColumn) calls it first. Before Go 1.27 the own types that have a Scan method
+// (Point and the other geo types, Decimal, VariantValue, DynamicValue) still scan from SQLValue.
 func SQLValue(c Column, i int) any { return sqlValueOf(c, i, true) }
 
 // sqlScanTyper is a column whose scan type (SQLScanType) is not the type of its SQLValue but one
