@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -167,3 +168,8 @@ func TestCanon(t *testing.T) {
 		}
 	}
 }
+
+var seqN atomic.Int64
+
+// seq returns a number unique in this run (table names).
+func seq() int64 { return time.Now().UnixNano()%1_000_000_000 + seqN.Add(1) }
