@@ -353,6 +353,12 @@ func castLiteral(v any, typ string) (string, error) {
 }
 
 func castLiteralDepth(v any, typ string, depth int) (string, error) {
+	if t, ok := v.(ParameterText); ok {
+		if t == `\N` {
+			return "CAST(NULL AS " + typ + ")", nil
+		}
+		return "CAST(" + quoteLiteral(unescapeText(string(t))) + " AS " + typ + ")", nil
+	}
 	if typ == "Identifier" {
 		s, ok := v.(string)
 		if !ok {
@@ -472,10 +478,23 @@ func quoteIdentifier(s string) string {
 	return "`" + strings.ReplaceAll(q[1:len(q)-1], "`", "\\`") + "`"
 }
 
+// ParameterText is a query parameter's value given as the text the server parses for it (its
+// Escaped, TabSeparated form: \n is a newline, \\ a backslash, \N NULL; ['a', 'b'] an Array), sent
+// as it is. clickhouse-go's WithParameters(clickhouse.Parameters{...}) takes its values so; other
+// values given to WithParameters or sql.Named are rendered for the placeholder's type (a string is
+// the string itself, escaped by the driver). Port clickhouse.Parameters{"s": `line 1\nline 2`}
+// as map[string]any{"s": chnative.ParameterText(`line 1\nline 2`)}, or write the value itself,
+// "line 1\nline 2". On servers without query parameters (sql.Named there becomes a CAST literal)
+// the text is unescaped and CAST to the type.
+type ParameterText string
+
 // parameterValue renders a server-side query parameter: the value's text form (see
 // parameterText), sent as a quoted Field dump (the server unquotes the dump once, then parses the
 // text).
 func parameterValue(v any, typ string) (string, error) {
+	if t, ok := v.(ParameterText); ok {
+		return nativeproto.QuoteParameter(string(t)), nil
+	}
 	if typ == "Identifier" {
 		s, ok := v.(string)
 		if !ok {
@@ -523,6 +542,10 @@ func writeParam(b *strings.Builder, n *columns.TypeNode, v any, quoted bool, dep
 	v, err := derefParam(v)
 	if err != nil {
 		return err
+	}
+	if t, ok := v.(ParameterText); ok {
+		b.WriteString(string(t)) // the caller's own text, as it is
+		return nil
 	}
 	if typ, val, ok := typedValue(v); ok {
 		// A Variant or Dynamic parameter takes the value's text in the value's type (the server
@@ -1206,6 +1229,41 @@ func escapeText(s string) string {
 		default:
 			b.WriteByte(c)
 		}
+	}
+	return b.String()
+}
+
+// unescapeText undoes escapeText: the TabSeparated escapes \b \f \n \r \t \0 \v, and a backslash
+// before any other byte stands for that byte (\\ is a backslash, \' a quote).
+func unescapeText(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch c = s[i]; c {
+		case 'b':
+			c = '\b'
+		case 'f':
+			c = '\f'
+		case 'n':
+			c = '\n'
+		case 'r':
+			c = '\r'
+		case 't':
+			c = '\t'
+		case '0':
+			c = 0
+		case 'v':
+			c = '\v'
+		}
+		b.WriteByte(c)
 	}
 	return b.String()
 }

@@ -139,3 +139,45 @@ func TestBindValuesTyped(t *testing.T) {
 		}
 	}
 }
+
+// TestBindValuesParameterText: a ParameterText is sent as it is (quoted as a Field dump), inside
+// composites as it is too, and unescaped into a CAST literal for servers without parameters.
+func TestBindValuesParameterText(t *testing.T) {
+	for _, tc := range []struct{ typ, in, want string }{
+		{"String", `line 1\nline 2`, `'line 1\\nline 2'`},
+		{"Array(String)", `['a', 'b']`, `'[\'a\', \'b\']'`},
+		{"Nullable(String)", `\N`, `'\\N'`},
+		{"Identifier", "x", "'x'"},
+	} {
+		got, err := parameterValue(ParameterText(tc.in), tc.typ)
+		if err != nil || got != tc.want {
+			t.Errorf("parameterValue(ParameterText(%q), %s) = %s, %v; want %s", tc.in, tc.typ, got, err, tc.want)
+		}
+	}
+	if got, err := parameterText([]any{ParameterText(`'x'`), "y"}, "Array(String)"); err != nil || got != `['x','y']` {
+		t.Errorf("ParameterText in an array: %s, %v", got, err)
+	}
+	for _, tc := range []struct{ typ, in, want string }{
+		{"String", `a\tb\\c\'d\x`, `CAST('a\tb\\c\'dx' AS String)`},
+		{"Nullable(String)", `\N`, "CAST(NULL AS Nullable(String))"},
+		{"Array(String)", `['a']`, `CAST('[\'a\']' AS Array(String))`},
+	} {
+		got, err := castLiteral(ParameterText(tc.in), tc.typ)
+		if err != nil || got != tc.want {
+			t.Errorf("castLiteral(ParameterText(%q), %s) = %s, %v; want %s", tc.in, tc.typ, got, err, tc.want)
+		}
+	}
+}
+
+// FuzzUnescapeText: unescapeText takes any text without panicking and undoes escapeText.
+func FuzzUnescapeText(f *testing.F) {
+	for _, s := range []string{"", `\`, `a\`, `\\`, `\N`, "a\tb\n\\c\x00", `\x\y\'`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		_ = unescapeText(s)
+		if got := unescapeText(escapeText(s)); got != s {
+			t.Fatalf("unescapeText(escapeText(%q)) = %q", s, got)
+		}
+	})
+}

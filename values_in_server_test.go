@@ -332,3 +332,58 @@ func TestValuesInStringParameterBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestValuesInParameterText runs clickhouse-go's documented WithParameters example
+// (examples/clickhouse_api/query_parameters.go), whose values are the server's Escaped text, with
+// each value wrapped in ParameterText: it arrives as clickhouse-go sends it (\n in the text is a
+// newline). A plain string given to WithParameters is the string itself, so the same text
+// arrives with its backslashes (what clickhouse-go's code sees as doubled backslashes when it
+// passes its Escaped text unwrapped). 26.7; 18.16 has no query parameters, where a
+// ParameterText given with sql.Named is unescaped into a CAST literal.
+func TestValuesInParameterText(t *testing.T) {
+	const query = `SELECT {column:Identifier}, {str:String}, {array:Array(String)}, {escaped_raw:String},
+		{escaped_interpreted:String}, {literal_backslash:String}
+		FROM {database:Identifier}.{table:Identifier} LIMIT 1 OFFSET 100`
+	texts := map[string]string{
+		"str":                 "hello",
+		"array":               "['a', 'b', 'c']",
+		"column":              "number",
+		"database":            "system",
+		"table":               "numbers",
+		"escaped_raw":         `line 1\nline 2\tend`,
+		"escaped_interpreted": "line 1\\nline 2\\tend",
+		"literal_backslash":   `line 1\\nline 2`,
+	}
+	wrapped, plain := map[string]any{}, map[string]any{}
+	for k, v := range texts {
+		wrapped[k], plain[k] = ParameterText(v), v
+	}
+	db := openParamsServer(t, testenv.ModernDSN(t))
+	var (
+		column                   uint64
+		str, raw, interp, litBsl string
+		array                    []string
+	)
+	err := db.QueryRowContext(WithParameters(context.Background(), wrapped), query).Scan(&column, &str, &array, &raw, &interp, &litBsl)
+	if err != nil || column != 100 || str != "hello" || strings.Join(array, ",") != "a,b,c" ||
+		raw != "line 1\nline 2\tend" || interp != "line 1\nline 2\tend" || litBsl != `line 1\nline 2` {
+		t.Errorf("ParameterText: column=%d str=%q array=%q raw=%q interpreted=%q literal_backslash=%q, %v",
+			column, str, array, raw, interp, litBsl, err)
+	}
+	// (A string for an Array, Map or Tuple parameter is its text either way.)
+	err = db.QueryRowContext(WithParameters(context.Background(), plain), query).Scan(&column, &str, &array, &raw, &interp, &litBsl)
+	if err != nil || raw != `line 1\nline 2\tend` || litBsl != `line 1\\nline 2` || strings.Join(array, ",") != "a,b,c" {
+		t.Errorf("plain strings: raw=%q literal_backslash=%q array=%q, %v; want the strings themselves", raw, litBsl, array, err)
+	}
+
+	for _, srv := range modernOrLegacy(t) {
+		db := openParamsServer(t, srv.dsn)
+		var s string
+		var n sql.NullString
+		err := db.QueryRow("SELECT {p:String}, {q:Nullable(String)}", sql.Named("p", ParameterText(`a\tb\\c\'d`)),
+			sql.Named("q", ParameterText(`\N`))).Scan(&s, &n)
+		if err != nil || s != `a`+"\t"+`b\c'd` || n.Valid {
+			t.Errorf("%s: sql.Named ParameterText: %q, %v, %v", srv.name, s, n, err)
+		}
+	}
+}
