@@ -263,8 +263,8 @@ func optionsFrom(ctx context.Context, opts *queryOptions) *queryOptions {
 
 // WithUserLocation returns a context whose queries return the values of DateTime and DateTime64
 // columns that have no time zone of their own in loc instead of the server's (or the session's)
-// time zone, as clickhouse-go's WithUserLocation does: the same instants, in loc. A nil loc
-// changes nothing.
+// time zone (the same instants, in loc), and Date and Date32 values as midnight in loc instead of
+// midnight UTC, as clickhouse-go's WithUserLocation does. A nil loc changes nothing.
 func WithUserLocation(ctx context.Context, loc *time.Location) context.Context {
 	return context.WithValue(ctx, userLocationKey{}, loc)
 }

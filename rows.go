@@ -91,11 +91,12 @@ func (r *rows) prepare(b *nativeproto.Block) {
 	r.scan.reset()
 	r.nrows = b.Rows()
 	for i := 0; i < b.NumColumns(); i++ {
-		setLocation(b.Column(i), r.location())
+		setLocation(b.Column(i), r.location(), r.userLoc)
 	}
 }
 
-// location is the zone of zone-less DateTime values: WithUserLocation's, else the server's.
+// location is the zone of zone-less DateTime values: WithUserLocation's, else the server's (Date
+// values are in WithUserLocation's zone, or UTC).
 func (r *rows) location() *time.Location {
 	if r.userLoc != nil {
 		return r.userLoc
@@ -410,5 +411,10 @@ func (r *rows) ColumnTypeLength(i int) (length int64, ok bool) {
 }
 
 // setLocation gives zone-less DateTime and DateTime64 columns, at any depth, the server's time
-// zone (or WithUserLocation's).
-func setLocation(c columns.Column, loc *time.Location) { columns.SetLocation(c, loc) }
+// zone (or WithUserLocation's), loc, and Date and Date32 columns dateLoc: WithUserLocation's zone,
+// in which they are midnight as in clickhouse-go (nil: UTC). Both are set for every block, since
+// blocks' columns are reused from query to query.
+func setLocation(c columns.Column, loc, dateLoc *time.Location) {
+	columns.SetLocation(c, loc)
+	columns.SetDateLocation(c, dateLoc)
+}

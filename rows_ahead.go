@@ -56,7 +56,7 @@ func (r *rows) startAhead() {
 				loc = userLoc
 			}
 			for i := range ev.block.NumColumns() {
-				setLocation(ev.block.Column(i), loc)
+				setLocation(ev.block.Column(i), loc, userLoc)
 			}
 			res.pre = bx.boxAhead(ev.block, stop)
 		}

@@ -248,21 +248,32 @@ func TestUserLocationServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := WithUserLocation(context.Background(), tokyo)
-	var plain, utc time.Time
+	var plain, utc, day time.Time
 	var arr []time.Time
-	if err := db.QueryRowContext(ctx, "SELECT toDateTime(0), toDateTime(0, 'UTC'), [toDateTime(60)]").Scan(&plain, &utc, &arr); err != nil {
+	q := "SELECT toDateTime(0), toDateTime(0, 'UTC'), [toDateTime(60)], toDate('2020-02-29')"
+	if err := db.QueryRowContext(ctx, q).Scan(&plain, &utc, &arr, &day); err != nil {
 		t.Fatal(err)
 	}
 	if plain.Location() != tokyo || plain.Unix() != 0 || utc.Location().String() != "UTC" || len(arr) != 1 ||
-		arr[0].Location() != tokyo || arr[0].Unix() != 60 {
-		t.Fatalf("%v: %v %v %v", server, plain, utc, arr)
+		arr[0].Location() != tokyo || arr[0].Unix() != 60 || !day.Equal(time.Date(2020, 2, 29, 0, 0, 0, 0, tokyo)) ||
+		day.Location() != tokyo {
+		t.Fatalf("%v: %v %v %v %v", server, plain, utc, arr, day)
 	}
-	var other time.Time
-	if err := db.QueryRow("SELECT toDateTime(0)").Scan(&other); err != nil {
+	// The next query on the same connection, without the option, is in the server's zone and
+	// its dates at midnight UTC again (the connection reuses the blocks' columns).
+	conn, err := db.Conn(context.Background())
+	if err != nil {
 		t.Fatal(err)
 	}
-	if other.Location() == tokyo || other.Location().String() != "Etc/UTC" {
-		t.Fatalf("%v: without WithUserLocation: %v, want the server's zone Etc/UTC", server, other.Location())
+	defer conn.Close()
+	var other time.Time
+	for _, c := range []context.Context{ctx, context.Background()} {
+		if err := conn.QueryRowContext(c, "SELECT toDateTime(0), toDate('2020-02-29')").Scan(&other, &day); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if other.Location() == tokyo || other.Location().String() != "Etc/UTC" || day != time.Date(2020, 2, 29, 0, 0, 0, 0, time.UTC) {
+		t.Fatalf("%v: without WithUserLocation: %v %v, want the server's zone Etc/UTC and a UTC date", server, other, day)
 	}
 	// Many blocks: the read-ahead decodes and boxes the next ones in the same zone.
 	rows, err := db.QueryContext(ctx, "SELECT toDateTime(number) FROM numbers(300000)")

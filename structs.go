@@ -275,8 +275,9 @@ func lowCardinalityStringCopier(col columns.Column, base unsafe.Pointer, size ui
 }
 
 func dateCopier(col columns.Column, base unsafe.Pointer, size uintptr, n int, off uintptr) error {
-	for i, d := range col.(*columns.Date).Values()[:n] {
-		*(*time.Time)(unsafe.Add(base, uintptr(i)*size+off)) = time.Unix(int64(d)*86400, 0).UTC()
+	c := col.(*columns.Date)
+	for i := range n {
+		*(*time.Time)(unsafe.Add(base, uintptr(i)*size+off)) = c.Time(i) // in its SetDateLocation zone
 	}
 	return nil
 }

@@ -13,15 +13,21 @@ const (
 
 // Date32 is a column of Date32: days since 1970-01-01 as Int32, 1900-01-01 .. 2299-12-31. Values are
 // borrowed as []int32; Append appends a raw day number.
-type Date32 struct{ Fixed[int32] }
+type Date32 struct {
+	Fixed[int32]
+	loc *time.Location // SetDateLocation's; nil: UTC
+}
 
 // NewDate32 returns an empty Date32 column.
-func NewDate32() *Date32 { return &Date32{Fixed[int32]{name: "Date32"}} }
+func NewDate32() *Date32 { return &Date32{Fixed: Fixed[int32]{name: "Date32"}} }
 
-// Time returns row i as midnight UTC of its day.
-func (c *Date32) Time(i int) time.Time { return time.Unix(int64(c.data[i])*86400, 0).UTC() }
+// Time returns row i as midnight UTC of its day, or midnight in the location SetDateLocation set.
+func (c *Date32) Time(i int) time.Time { return dayTime(int64(c.data[i]), c.loc) }
 
-// Value returns row i as a time.Time at midnight UTC.
+// SetDateLocation makes Time and Value return midnight in loc (nil: UTC) of each day.
+func (c *Date32) SetDateLocation(loc *time.Location) { c.loc = loc }
+
+// Value returns row i as a time.Time at midnight UTC (see Time).
 func (c *Date32) Value(i int) any { return c.Time(i) }
 
 func (c *Date32) sliceValue(lo, hi int) any {

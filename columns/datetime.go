@@ -8,15 +8,32 @@ import (
 )
 
 // Date is a column of Date: days since 1970-01-01 as UInt16. Values are borrowed as []uint16.
-type Date struct{ Fixed[uint16] }
+type Date struct {
+	Fixed[uint16]
+	loc *time.Location // SetDateLocation's; nil: UTC
+}
 
 // NewDate returns an empty Date column.
-func NewDate() *Date { return &Date{Fixed[uint16]{name: "Date"}} }
+func NewDate() *Date { return &Date{Fixed: Fixed[uint16]{name: "Date"}} }
 
-// Time returns row i as midnight UTC of its day.
-func (c *Date) Time(i int) time.Time { return time.Unix(int64(c.data[i])*86400, 0).UTC() }
+// Time returns row i as midnight UTC of its day, or midnight in the location SetDateLocation set.
+func (c *Date) Time(i int) time.Time { return dayTime(int64(c.data[i]), c.loc) }
 
-// Value returns row i as a time.Time at midnight UTC.
+// SetDateLocation makes Time and Value return midnight in loc (nil: UTC) of each day, as
+// clickhouse-go does under WithUserLocation.
+func (c *Date) SetDateLocation(loc *time.Location) { c.loc = loc }
+
+// dayTime returns midnight of day (days since 1970-01-01) in loc (nil: UTC).
+func dayTime(day int64, loc *time.Location) time.Time {
+	t := time.Unix(day*86400, 0).UTC()
+	if loc == nil || loc == time.UTC {
+		return t
+	}
+	y, m, d := t.Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, loc)
+}
+
+// Value returns row i as a time.Time at midnight UTC (see Time).
 func (c *Date) Value(i int) any { return c.Time(i) }
 
 func (c *Date) sliceValue(lo, hi int) any { return genericSlice(c, lo, hi) }

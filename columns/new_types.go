@@ -84,25 +84,50 @@ func lowCardinalityAllowed(c Column) bool {
 // its own (DateTime, DateTime64) inside c, at any depth: the driver passes the server's time zone.
 // Columns of other packages or types join in by having a SetLocation(*time.Location) method.
 func SetLocation(c Column, loc *time.Location) {
+	walkColumns(c, func(x Column) bool {
+		s, ok := x.(interface{ SetLocation(*time.Location) })
+		if ok {
+			s.SetLocation(loc)
+		}
+		return ok
+	})
+}
+
+// SetDateLocation makes the Date and Date32 columns inside c, at any depth, return midnight in
+// loc (nil: UTC) of each day: the driver passes the zone of chnative.WithUserLocation, to which
+// clickhouse-go moves dates.
+func SetDateLocation(c Column, loc *time.Location) {
+	walkColumns(c, func(x Column) bool {
+		s, ok := x.(interface{ SetDateLocation(*time.Location) })
+		if ok {
+			s.SetDateLocation(loc)
+		}
+		return ok
+	})
+}
+
+// walkColumns calls visit on c and, unless visit returns true, on the columns inside it.
+func walkColumns(c Column, visit func(Column) bool) {
+	if visit(c) {
+		return
+	}
 	switch x := c.(type) {
-	case interface{ SetLocation(*time.Location) }:
-		x.SetLocation(loc)
 	case *Nullable:
-		SetLocation(x.inner, loc)
+		walkColumns(x.inner, visit)
 	case *Array:
-		SetLocation(x.elem, loc)
+		walkColumns(x.elem, visit)
 	case *Nested:
-		SetLocation(x.elem, loc)
+		walkColumns(x.elem, visit)
 	case *LowCardinality:
-		SetLocation(x.dict, loc)
+		walkColumns(x.dict, visit)
 	case *Map:
-		SetLocation(x.keys, loc)
-		SetLocation(x.vals, loc)
+		walkColumns(x.keys, visit)
+		walkColumns(x.vals, visit)
 	case *Tuple:
 		for _, e := range x.elems {
-			SetLocation(e, loc)
+			walkColumns(e, visit)
 		}
 	case *SimpleAggregateFunction:
-		SetLocation(x.inner, loc)
+		walkColumns(x.inner, visit)
 	}
 }

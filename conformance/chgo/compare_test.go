@@ -13,12 +13,12 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/ClickHouse/clickhouse-go/v2" // registers "clickhouse"
+	"github.com/ClickHouse/clickhouse-go/v2" // registers "clickhouse"
 	"github.com/google/uuid"
 	"github.com/paulmach/orb"
 	"github.com/shopspring/decimal"
 
-	_ "github.com/chnative/chnative" // registers "chnative"
+	"github.com/chnative/chnative" // registers "chnative"
 	"github.com/chnative/chnative/conformance/types"
 	"github.com/chnative/chnative/internal/testenv"
 )
@@ -243,4 +243,30 @@ func matchAny(list []difference, typ string, used map[int]bool) bool {
 		}
 	}
 	return false
+}
+
+// TestUserLocationLikeClickHouseGo: under each driver's WithUserLocation, zone-less DateTime,
+// DateTime64, Date and Date32 values (also in arrays) come back as clickhouse-go's do: in the
+// caller's zone, dates at its midnight; a column's own zone stays.
+func TestUserLocationLikeClickHouseGo(t *testing.T) {
+	chn, chgo := openBoth(t)
+	tokyo, err := time.LoadLocation("Asia/Tokyo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := "SELECT toDateTime(0), toDateTime(0, 'America/St_Johns'), toDateTime64(1.5, 3), toDate('2020-02-29')," +
+		" toDate32('1950-01-01'), [toDateTime(60)], [toDate('2000-01-01')]"
+	scan := func(ctx context.Context, db *sql.DB) string {
+		var a, b, c, d, e time.Time
+		var f, g []time.Time
+		if err := db.QueryRowContext(ctx, q).Scan(&a, &b, &c, &d, &e, &f, &g); err != nil {
+			t.Fatal(err)
+		}
+		return canon(reflect.ValueOf([]any{a, b, c, d, e, f, g}))
+	}
+	got := scan(chnative.WithUserLocation(context.Background(), tokyo), chn)
+	want := scan(clickhouse.Context(context.Background(), clickhouse.WithUserLocation(tokyo)), chgo)
+	if got != want || !strings.Contains(got, "@Asia/Tokyo") {
+		t.Fatalf("clickhouse-go:\n\t%s\nchnative:\n\t%s", want, got)
+	}
 }
