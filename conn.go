@@ -674,7 +674,7 @@ func (c *conn) fail(ctx context.Context, fired bool, err error) error {
 		}
 		c.traceEnd("query cancelled (context ended); the Cancel and the drain run off the caller's path", nil,
 			slog.String("cause", cause.Error()))
-		c.cancelOffPath(cause) // drain.go: the caller returns now
+		c.cancelOffPath(cause, false) // drain.go: the caller returns now
 		return c.contextError(cause)
 	}
 	c.traceEnd("query broken", err)

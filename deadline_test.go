@@ -147,3 +147,45 @@ func TestDeadlinePoolGetsDrainedConnection(t *testing.T) {
 		t.Errorf("no drain that dropped the connection in the log\n%s", logs)
 	}
 }
+
+// TestDeadlineWhileScanning: the deadline passes while the caller is between two rows (database/sql
+// then closes the rows on its own goroutine, holding the lock the caller's next Next waits for):
+// that Next returns at once too, not after a drain of the cancelled query.
+func TestDeadlineWhileScanning(t *testing.T) {
+	db := openDB(t)
+	db.SetMaxOpenConns(1)
+	checkPoolWorks(t, db)
+	const deadline = 3 * time.Second
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	began := time.Now()
+	// One row per block, the server sleeping 2.5 s before each: the first row comes at 2.5 s, the
+	// second would at 5 s, so at the deadline (3 s) the server is busy for 2 s more.
+	rows, err := db.QueryContext(ctx, "SELECT number, sleepEachRow(2.5) FROM numbers(4) SETTINGS max_block_size = 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		t.Fatalf("no first row: %v", rows.Err())
+	}
+	time.Sleep(time.Until(began.Add(deadline + 50*time.Millisecond))) // the caller is slow: the deadline passes
+	start := time.Now()
+	more := rows.Next()
+	waited := time.Since(start)
+	t.Logf("Next after the deadline returned %v in %v: %v", more, waited, rows.Err())
+	if more {
+		t.Fatal("a row after the deadline")
+	}
+	if waited > 300*time.Millisecond {
+		t.Errorf("Next after the deadline waited %v for the cancelled query's drain", waited)
+	}
+	start = time.Now()
+	rows.Close()
+	waited = time.Since(start)
+	t.Logf("Close after the deadline took %v", waited)
+	if waited > 300*time.Millisecond {
+		t.Errorf("Close after the deadline waited %v for the cancelled query's drain", waited)
+	}
+	checkPoolWorks(t, db)
+}

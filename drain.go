@@ -35,8 +35,9 @@ type drainState struct {
 }
 
 // cancelOffPath starts cancelling the running query on a goroutine and returns at once. cause is
-// the context's error, for the debug log.
-func (c *conn) cancelOffPath(cause error) {
+// the context's error, for the debug log; cancelSent says the Cancel packet was already written
+// (rows.Close after a read-ahead), so only the drain is left.
+func (c *conn) cancelOffPath(cause error, cancelSent bool) {
 	if c.bad {
 		return
 	}
@@ -46,7 +47,11 @@ func (c *conn) cancelOffPath(cause error) {
 	go func() {
 		defer close(d.done)
 		start := time.Now()
-		c.cancelAndDrain()
+		if cancelSent {
+			c.drainAfterCancel()
+		} else {
+			c.cancelAndDrain()
+		}
 		if c.log != nil {
 			c.log.Debug("chnative: cancelled query drained off the caller's path",
 				slog.String("addr", c.addr), slog.String("query_id", c.trace.id),

@@ -226,9 +226,12 @@ func (r *rows) Close() error {
 	}
 	// A short result (QueryRow, LIMIT 1) has usually arrived in full by now: reading its end
 	// costs less than the Cancel round trip. Read on while packets keep coming promptly and
-	// little data is left; otherwise cancel.
+	// little data is left; otherwise cancel. When the query's context has ended (database/sql
+	// closes the rows then, holding the lock the caller's Close waits for), the cancel and the
+	// drain run off the caller's path (drain.go).
+	ctxDone := r.ctx != nil && r.ctx.Err() != nil
 	seen := 0
-	for !cancelled && seen <= closeReadAheadRows && r.c.packetWithin(closeGrace) {
+	for !cancelled && !ctxDone && seen <= closeReadAheadRows && r.c.packetWithin(closeGrace) {
 		n, end := r.closeEvent(r.c.recv(r.block))
 		if end {
 			return nil
@@ -237,9 +240,12 @@ func (r *rows) Close() error {
 	}
 	r.done = true
 	r.keepAheadReuse()
-	if cancelled {
+	switch {
+	case ctxDone:
+		r.c.cancelOffPath(r.ctx.Err(), cancelled)
+	case cancelled:
 		r.c.drainAfterCancel()
-	} else {
+	default:
 		r.c.cancelAndDrain()
 	}
 	r.c.busy = false
