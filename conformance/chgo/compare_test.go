@@ -63,6 +63,8 @@ var differences = []difference{
 	{"Tuple(Int64, Tuple(", nil, "clickhouse-go cannot scan a Tuple holding a Tuple with an Array of Nullable (its Row swallows the error and hands over nil); chnative hands over []any{int64, []any{float64, []*string}}"},
 	{"QBit(Float64", nil, "clickhouse-go reads every QBit as []float32, rounding Float64 elements (-1e100 becomes -Inf); chnative returns []float64"},
 	{"JSON", nil, "clickhouse-go hands a JSON value over as its own *chcol.JSON (JSON paths as Variants); chnative as the JSON text (a string; on Go 1.27 also into structs, maps and json.RawMessage)"},
+	{"Nullable(JSON)", nil, "as JSON: *chcol.JSON against the text"},
+	{"Array(Nullable(JSON))", nil, "as JSON: []*chcol.JSON against []*string"},
 	{"Variant(", nil, "clickhouse-go hands over its chcol.Variant; chnative columns.VariantValue{Type, Value} (nil for NULL)"},
 	{"Array(Variant(", nil, "as Variant: []chcol.Variant against []columns.VariantValue"},
 	{"Map(String, Variant(", nil, "as Variant: map[string]chcol.Variant against map[string]columns.VariantValue"},
@@ -90,6 +92,8 @@ var scanTypeDifferences = []difference{
 	{"Dynamic", nil, "columns.DynamicValue against chcol.Dynamic"},
 	{"Array(Dynamic)", nil, "as Dynamic"},
 	{"JSON", nil, "string against chcol.JSON"},
+	{"Nullable(JSON)", nil, "*string against *chcol.JSON"},
+	{"Array(Nullable(JSON))", nil, "[]*string against []*chcol.JSON"},
 }
 
 func (d difference) matches(typ string, dest reflect.Type) bool {

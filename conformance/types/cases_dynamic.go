@@ -21,5 +21,7 @@ func dynamicCases() []Case {
 		c("JSON", "'{}'", "'{\"a\":1}'", "'{\"a\":{\"b\":\"x\",\"c\":[1,2]},\"d\":null}'", "'{\"s\":\"it''s \\\\t\"}'").
 			byteSettings(jsonText),
 		c("JSON(a UInt32, b String)", "'{}'", "'{\"a\":1,\"b\":\"x\",\"c\":2.5}'").byteSettings(jsonText),
+		c("Nullable(JSON)", "NULL", "'{}'", "'{\"a\":[1,2],\"b\":\"x\"}'", "NULL").byteSettings(jsonText),
+		c("Array(Nullable(JSON))", "[]", "['{\"a\":1}', NULL]").byteSettings(jsonText),
 	}
 }
