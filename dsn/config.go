@@ -191,7 +191,8 @@ func (c Config) GoString() string {
 	return "dsn.Config(" + strconv.Quote(c.String()) + ")"
 }
 
-// Validate reports whether c can be formatted and parsed back unchanged and
+// Validate reports whether c can be formatted and parsed back unchanged (but
+// for Logger and the deprecated MaxBlockSize, see [Config.FormatDSN]) and
 // holds usable values. It is useful for a Config built by hand; a Config
 // returned by Parse is always valid. The error is a *Error and never contains
 // the password.
