@@ -24,7 +24,8 @@
 // table's header from the server; each Exec appends one row straight into typed columns; a block is
 // sent every insert_block_rows rows (DSN key; default 1,000,000); Commit sends the rest. Rollback
 // cancels the insert and sends nothing that was still buffered. ClickHouse has no transactions:
-// blocks already sent stay.
+// blocks already sent are the server's to keep (18.16 keeps them) or drop (26.7 drops a cancelled
+// insert into a Memory table whole).
 //
 // # The Batch extension
 //
