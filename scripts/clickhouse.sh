@@ -43,6 +43,9 @@ AUTH_PASSWORD="chn_secret"
 log() { printf 'clickhouse.sh: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
+# shellcheck source=lib/server-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/server-common.sh"
+
 case "$STATE_DIR" in
 "" | "/" | "/tmp" | "/root" | "/home" | "/var" | "/usr") die "refusing to use state dir '$STATE_DIR'" ;;
 esac
@@ -67,8 +70,6 @@ pid_alive() {
 	tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "--config-file=$STATE_DIR/config.xml"
 }
 
-tcp_open() { timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null; }
-
 http_select1() {
 	local out
 	out="$(curl -fsS --max-time 3 "http://127.0.0.1:$1/?query=SELECT%201" 2>/dev/null)" || return 1
@@ -84,29 +85,6 @@ healthy() {
 }
 
 dsn() { printf 'clickhouse://default@127.0.0.1:%s/default\n' "$TCP_PORT"; }
-
-port_in_use() {
-	local hex
-	hex="$(printf '%04X' "$1")"
-	awk -v suf=":$hex" 'FNR > 1 && substr($2, length($2) - 4) == suf { found = 1 } END { exit !found }' \
-		/proc/net/tcp /proc/net/tcp6 2>/dev/null
-}
-
-free_port() {
-	# A random port in 20000..59999 that no socket on this machine uses;
-	# $1 is a port to avoid (already picked). Races are handled by retrying
-	# the whole start when the server cannot bind.
-	local p i
-	for ((i = 0; i < 200; i++)); do
-		p=$((20000 + RANDOM % 40000))
-		[[ "$p" == "${1:-}" ]] && continue
-		port_in_use "$p" && continue
-		tcp_open "$p" && continue
-		echo "$p"
-		return 0
-	done
-	die "no free TCP port found"
-}
 
 ensure_installed() {
 	local pkgs=()
@@ -163,21 +141,10 @@ gen_tls() {
 		log "openssl not found: no secure port"
 		return 1
 	}
-	local t="$STATE_DIR/tls"
-	mkdir -p "$t"
-	if ! {
-		openssl req -x509 -newkey rsa:2048 -nodes -days 30 -subj "/CN=chnative test CA" \
-			-keyout "$t/ca.key" -out "$t/ca.crt" &&
-			openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" \
-				-keyout "$t/server.key" -out "$t/server.csr" &&
-			printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >"$t/ext.cnf" &&
-			openssl x509 -req -in "$t/server.csr" -CA "$t/ca.crt" -CAkey "$t/ca.key" -CAcreateserial \
-				-days 30 -extfile "$t/ext.cnf" -out "$t/server.crt"
-	} >/dev/null 2>&1; then
+	if ! make_test_certs "$STATE_DIR/tls"; then
 		log "openssl failed to make a certificate: no secure port"
 		return 1
 	fi
-	chmod 600 "$t/ca.key" "$t/server.key"
 }
 
 tls_config() {

@@ -47,6 +47,9 @@ die() {
 	exit 1
 }
 
+# shellcheck source=lib/server-common.sh
+source "$ROOT/scripts/lib/server-common.sh"
+
 case "$STATE_DIR" in
 "" | "/" | "/tmp" | "/root" | "/home" | "/var" | "/usr") die "refusing to use state dir '$STATE_DIR'" ;;
 esac
@@ -69,8 +72,6 @@ pid_alive() {
 	tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$STATE_DIR/config.xml"
 }
 
-tcp_open() { timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null; }
-
 http_query() {
 	curl -fsS --max-time 3 --data-binary "$2" "http://127.0.0.1:$1/" 2>/dev/null
 }
@@ -83,26 +84,6 @@ healthy() {
 }
 
 dsn() { printf 'clickhouse://default@127.0.0.1:%s/default\n' "$TCP_PORT"; }
-
-port_in_use() {
-	local hex
-	hex="$(printf '%04X' "$1")"
-	awk -v suf=":$hex" 'FNR > 1 && substr($2, length($2) - 4) == suf { found = 1 } END { exit !found }' \
-		/proc/net/tcp /proc/net/tcp6 2>/dev/null
-}
-
-free_port() {
-	local p i
-	for ((i = 0; i < 200; i++)); do
-		p=$((20000 + RANDOM % 40000))
-		[[ "$p" == "${1:-}" ]] && continue
-		port_in_use "$p" && continue
-		tcp_open "$p" && continue
-		echo "$p"
-		return 0
-	done
-	die "no free TCP port found"
-}
 
 ensure_tools() {
 	local pkgs=()
@@ -164,18 +145,7 @@ stop_server() {
 }
 
 gen_tls() {
-	local t="$STATE_DIR/tls"
-	mkdir -p "$t"
-	{
-		openssl req -x509 -newkey rsa:2048 -nodes -days 30 -subj "/CN=chnative test CA" \
-			-keyout "$t/ca.key" -out "$t/ca.crt" &&
-			openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" \
-				-keyout "$t/server.key" -out "$t/server.csr" &&
-			printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >"$t/ext.cnf" &&
-			openssl x509 -req -in "$t/server.csr" -CA "$t/ca.crt" -CAkey "$t/ca.key" -CAcreateserial \
-				-days 30 -extfile "$t/ext.cnf" -out "$t/server.crt"
-	} >/dev/null 2>&1 || die "openssl failed to make a certificate"
-	chmod 600 "$t/ca.key" "$t/server.key"
+	make_test_certs "$STATE_DIR/tls" || die "openssl failed to make a certificate"
 }
 
 write_config() {
