@@ -1011,16 +1011,10 @@ func writeNumber(b *strings.Builder, v any) error {
 
 // elemOf returns the element type of an array-like type.
 func elemOf(n *columns.TypeNode) *columns.TypeNode {
-	switch n.Name {
-	case "Ring", "LineString":
-		return &columns.TypeNode{Name: "Point"}
-	case "MultiLineString":
-		return &columns.TypeNode{Name: "LineString"}
-	case "Polygon":
-		return &columns.TypeNode{Name: "Ring"}
-	case "MultiPolygon":
-		return &columns.TypeNode{Name: "Polygon"}
-	case "Nested":
+	if elem, ok := columns.GeoElem(n.Name); ok {
+		return &columns.TypeNode{Name: elem}
+	}
+	if n.Name == "Nested" {
 		return &columns.TypeNode{Name: "Tuple", Args: n.Args}
 	}
 	return paramArg(n, 0)

@@ -24,6 +24,19 @@ var geoDepth = map[string]int{
 	"Point": 0, "Ring": 1, "LineString": 1, "MultiLineString": 2, "Polygon": 2, "MultiPolygon": 3,
 }
 
+// geoElem is the element type of each geo type that is an Array of another geo type.
+var geoElem = map[string]string{
+	"Ring": "Point", "LineString": "Point", "MultiLineString": "LineString", "Polygon": "Ring", "MultiPolygon": "Polygon",
+}
+
+// GeoElem returns the name of the element type of the geo type kind when kind is an Array of
+// another geo type: Point for Ring and LineString, LineString for MultiLineString, Ring for
+// Polygon, Polygon for MultiPolygon. ok is false for Point and for other names.
+func GeoElem(kind string) (elem string, ok bool) {
+	elem, ok = geoElem[kind]
+	return elem, ok
+}
+
 // Geo is a column of one of the geo types Point, Ring, LineString, MultiLineString, Polygon and
 // MultiPolygon. Its encoding is that of the underlying Tuple(Float64, Float64) wrapped in 0 to 3
 // Arrays; Type returns the geo name and Value returns Point, Ring, LineString, MultiLineString,

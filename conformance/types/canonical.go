@@ -266,15 +266,8 @@ func zoneArg(n *columns.TypeNode, i int) (*time.Location, error) {
 }
 
 func elemType(n *columns.TypeNode) *columns.TypeNode {
-	switch n.Name {
-	case "Ring", "LineString":
-		return &columns.TypeNode{Name: "Point"}
-	case "MultiLineString":
-		return &columns.TypeNode{Name: "LineString"}
-	case "Polygon":
-		return &columns.TypeNode{Name: "Ring"}
-	case "MultiPolygon":
-		return &columns.TypeNode{Name: "Polygon"}
+	if elem, ok := columns.GeoElem(n.Name); ok {
+		return &columns.TypeNode{Name: elem}
 	}
 	return typeArg(n, 0)
 }
