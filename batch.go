@@ -4,10 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"errors"
+	"io"
 	"time"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -36,11 +37,6 @@ type Conn interface {
 	Location() *time.Location
 }
 
-// ErrBatchOpen is returned by a query (and by Ping, Begin, Prepare, PrepareBatch and Commit) on
-// a connection where a Batch is still open: a Batch is inserted only by its Send, never by the
-// next statement. Send or Abort it first.
-var ErrBatchOpen = errors.New("chnative: a Batch is still open on this connection: Send or Abort it before the next query")
-
 // Batch is an open native INSERT: append rows into its typed columns, then Send. Blocks go out
 // every max_block_size rows appended through Append, or when Flush is called.
 //
@@ -59,52 +55,51 @@ var ErrBatchOpen = errors.New("chnative: a Batch is still open on this connectio
 // before are the server's to keep or drop: ClickHouse 18.16 keeps them, 26.7 drops the whole
 // insert into a Memory table.
 type Batch struct {
-	ins  *insertState
+	ins  *chconn.Insert
 	plan *structAppendPlan // the struct mapping of the last AppendStructs
 }
 
 // PrepareBatch starts an insert (see Conn).
 func (c *conn) PrepareBatch(ctx context.Context, query string) (*Batch, error) {
-	ins, err := c.openInsert(ctx, query)
+	ins, err := c.openInsert(ctx, query, true)
 	if err != nil {
 		return nil, err
 	}
-	ins.batch = true
 	return &Batch{ins: ins}, nil
 }
 
 // NumColumns returns the number of columns.
-func (b *Batch) NumColumns() int { return b.ins.block.NumColumns() }
+func (b *Batch) NumColumns() int { return b.ins.Block().NumColumns() }
 
 // Name returns column i's name.
-func (b *Batch) Name(i int) string { return b.ins.block.Name(i) }
+func (b *Batch) Name(i int) string { return b.ins.Block().Name(i) }
 
 // Column returns column i for typed appends, e.g. b.Column(0).(*columns.UInt64).Append(1). All
 // columns must hold the same number of rows when the batch is flushed or sent.
-func (b *Batch) Column(i int) columns.Column { return b.ins.block.Column(i) }
+func (b *Batch) Column(i int) columns.Column { return b.ins.Block().Column(i) }
 
 // Block returns the block being filled.
-func (b *Batch) Block() *nativeproto.Block { return b.ins.block }
+func (b *Batch) Block() *nativeproto.Block { return b.ins.Block() }
 
 // Append appends one row, converting each value to its column's type (a value of the column's own
 // Go type, such as uint64 for UInt64 or string for String, is appended without conversion). A
 // value that does not convert fails this call only, with a *ColumnError naming the column and the
 // row; rows appended before stay. Passing values as ...any boxes them in the caller, usually one
 // allocation per number or string: Column(i) typed appends and AppendStructs make none per row.
-func (b *Batch) Append(values ...any) error { return b.ins.append(values) }
+func (b *Batch) Append(values ...any) error { return b.ins.Append(values) }
 
 // Rows returns the number of rows buffered and not yet sent.
-func (b *Batch) Rows() int { return b.ins.block.Rows() }
+func (b *Batch) Rows() int { return b.ins.Block().Rows() }
 
 // Sent returns the number of rows already sent.
-func (b *Batch) Sent() int { return b.ins.sent }
+func (b *Batch) Sent() int { return b.ins.Sent() }
 
 // Flush sends the buffered rows as one block. An error ends the Batch (see Batch).
 func (b *Batch) Flush() error {
-	if b.ins.done {
+	if b.ins.Done() {
 		return ErrClosed
 	}
-	return b.ins.sendBlock()
+	return b.ins.Flush()
 }
 
 // Send sends the buffered rows and finishes the insert. An error ends the Batch either way: a
@@ -115,19 +110,19 @@ func (b *Batch) Send() error { return b.SendContext(context.Background()) }
 // SendContext is Send bounded by ctx: when ctx ends before the server confirms, the insert is
 // cancelled and the connection drained or closed.
 func (b *Batch) SendContext(ctx context.Context) error {
-	if b.ins.done {
+	if b.ins.Done() {
 		return ErrClosed
 	}
-	return b.ins.finish(ctx)
+	return b.ins.Finish(ctx)
 }
 
 // Abort drops the buffered rows and cancels the insert; the connection is ready for the next
 // query. Blocks already sent are the server's to keep or drop (see Batch).
-func (b *Batch) Abort() { b.ins.abort() }
+func (b *Batch) Abort() { b.ins.Abort() }
 
 // Blocks is a result read one block of typed columns at a time.
 type Blocks struct {
-	r     *rows
+	res   *chconn.Result
 	block *nativeproto.Block
 	err   error
 	first bool
@@ -135,18 +130,22 @@ type Blocks struct {
 
 // QueryBlocks runs a query (see Conn).
 func (c *conn) QueryBlocks(ctx context.Context, query string, args ...any) (*Blocks, error) {
-	if err := c.begin(); err != nil {
-		return nil, err
+	if err := c.cc.Begin(); err != nil {
+		return nil, sqlErr(err)
 	}
-	body, opts, err := bindQuery(query, namedValues(args), c.rev)
+	body, params, err := bindQuery(query, namedValues(args), c.cc.Revision())
 	if err != nil {
 		return nil, err
 	}
-	r, err := c.query(ctx, body, opts)
+	opts, err := c.options(ctx, params, body)
 	if err != nil {
 		return nil, err
 	}
-	return &Blocks{r: r, first: true}, nil
+	res, err := c.cc.Query(ctx, body, opts)
+	if err != nil {
+		return nil, sqlErr(err)
+	}
+	return &Blocks{res: res, first: true}, nil
 }
 
 // namedValues turns the arguments of QueryBlocks into what database/sql hands the driver:
@@ -164,53 +163,42 @@ func namedValues(args []any) []driver.NamedValue {
 
 // Next moves to the next block with rows, reporting false at the end or on an error.
 func (b *Blocks) Next() bool {
-	r := b.r
 	if b.first {
 		b.first = false
-		if r.block != nil && r.block.Rows() > 0 {
-			b.block = r.block
+		if blk := b.res.Block(); blk != nil && blk.Rows() > 0 {
+			b.block = blk
 			return true
 		}
 	}
-	for !r.done {
-		ev, err := r.c.recv(r.block)
+	for {
+		blk, _, err := b.res.Next()
 		if err != nil {
-			b.err = r.finish(err)
+			if err != io.EOF {
+				b.err = sqlErr(err)
+			}
 			return false
 		}
-		switch ev.code {
-		case nativeproto.ServerCodeEndOfStream:
-			b.err = r.finish(nil)
-			return false
-		case nativeproto.ServerCodeData:
-			if ev.block.Rows() == 0 {
-				continue
-			}
-			r.block = ev.block
-			r.prepare(ev.block)
-			b.block = ev.block
+		if blk.Rows() > 0 {
+			b.block = blk
 			return true
-		default:
-			r.keep(ev)
 		}
 	}
-	return false
 }
 
 // Block returns the current block. It and its columns are valid until the next call to Next.
 func (b *Blocks) Block() *nativeproto.Block { return b.block }
 
 // Columns returns the result's column names.
-func (b *Blocks) Columns() []string { return b.r.names }
+func (b *Blocks) Columns() []string { return b.res.Names() }
 
 // Totals returns the WITH TOTALS block once the result has been read to its end, or nil.
-func (b *Blocks) Totals() *nativeproto.Block { return b.r.totals }
+func (b *Blocks) Totals() *nativeproto.Block { return b.res.Totals() }
 
 // Extremes returns the extremes block once the result has been read to its end, or nil.
-func (b *Blocks) Extremes() *nativeproto.Block { return b.r.extremes }
+func (b *Blocks) Extremes() *nativeproto.Block { return b.res.Extremes() }
 
 // Err returns the error that ended Next, if any.
 func (b *Blocks) Err() error { return b.err }
 
 // Close ends the result, cancelling the query if it has not been read to its end.
-func (b *Blocks) Close() error { return b.r.Close() }
+func (b *Blocks) Close() error { return sqlErr(b.res.Close()) }

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/chconn"
 )
 
 // The struct tier of inserts: rows appended from Go structs. Fields are matched to the batch's
@@ -30,17 +31,17 @@ func AppendStructs[T any](b *Batch, rows []T) error {
 	size := unsafe.Sizeof(*new(T))
 	done := 0
 	for done < len(rows) {
-		if ins.done {
+		if ins.Done() {
 			return ErrClosed
 		}
-		n := min(len(rows)-done, max(ins.maxRows-ins.block.Rows(), 1))
+		n := min(len(rows)-done, max(ins.BlockRows()-ins.Block().Rows(), 1))
 		base := unsafe.Pointer(unsafe.SliceData(rows[done:]))
 		if err := plan.append(ins, base, size, n, done); err != nil {
 			return err
 		}
 		done += n
-		if ins.block.Rows() >= ins.maxRows {
-			if err := ins.sendBlock(); err != nil {
+		if ins.Block().Rows() >= ins.BlockRows() {
+			if err := ins.Flush(); err != nil {
 				return err
 			}
 		}
@@ -83,7 +84,7 @@ type fieldAppender struct {
 	fn     func(col columns.Column, base unsafe.Pointer, stride uintptr, n int) (int, error)
 }
 
-func planStructAppend(t reflect.Type, ins *insertState) (*structAppendPlan, error) {
+func planStructAppend(t reflect.Type, ins *chconn.Insert) (*structAppendPlan, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("chnative: AppendStructs needs a struct type, not %v", t)
 	}
@@ -91,7 +92,7 @@ func planStructAppend(t reflect.Type, ins *insertState) (*structAppendPlan, erro
 	if err != nil {
 		return nil, err
 	}
-	b := ins.block
+	b := ins.Block()
 	p := &structAppendPlan{typ: t, fields: make([]fieldAppender, b.NumColumns())}
 	for i := range p.fields {
 		f, ok := fields[strings.ToLower(b.Name(i))]
@@ -106,8 +107,8 @@ func planStructAppend(t reflect.Type, ins *insertState) (*structAppendPlan, erro
 // append appends n rows starting at base to the block, column by column. When a value fails,
 // every column is cut back to the rows before the first failing row (of any column), so the result
 // is what appending the rows one by one would leave. first is the index of base's row in the call.
-func (p *structAppendPlan) append(ins *insertState, base unsafe.Pointer, stride uintptr, n, first int) error {
-	b := ins.block
+func (p *structAppendPlan) append(ins *chconn.Insert, base unsafe.Pointer, stride uintptr, n, first int) error {
+	b := ins.Block()
 	start := b.Rows()
 	failRow, failCol := n, -1
 	var failErr error

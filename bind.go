@@ -232,8 +232,8 @@ func hasPlaceholders(query string) bool {
 // bindQuery substitutes the arguments into the query text as ClickHouse literals. Server-side
 // {name:Type} parameters take named arguments and are sent as query parameters when the server's
 // revision allows it (else they are substituted as CAST(literal AS Type)).
-func bindQuery(query string, args []driver.NamedValue, rev nativeproto.Revision) (string, *queryOptions, error) {
-	var opts *queryOptions
+func bindQuery(query string, args []driver.NamedValue, rev nativeproto.Revision) (string, map[string]string, error) {
+	var params map[string]string
 	var pos []driver.NamedValue
 	named := map[string]driver.NamedValue{}
 	for _, a := range args {
@@ -244,7 +244,7 @@ func bindQuery(query string, args []driver.NamedValue, rev nativeproto.Revision)
 		}
 	}
 	if len(pos) == 0 && len(named) == 0 {
-		return query, opts, nil
+		return query, params, nil
 	}
 	phs := scanPlaceholders(query)
 	var b strings.Builder
@@ -282,17 +282,14 @@ func bindQuery(query string, args []driver.NamedValue, rev nativeproto.Revision)
 			}
 			usedNamed[p.name] = true
 			if rev.Has(nativeproto.RevParameters) {
-				if opts == nil {
-					opts = &queryOptions{}
-				}
-				if opts.parameters == nil {
-					opts.parameters = map[string]string{}
+				if params == nil {
+					params = map[string]string{}
 				}
 				s, err := parameterValue(a.Value, p.typ)
 				if err != nil {
 					return "", nil, bindErr("argument %s: %v", describeArg(p), err)
 				}
-				opts.parameters[p.name] = s
+				params[p.name] = s
 				continue
 			}
 			v = a.Value
@@ -328,7 +325,7 @@ func bindQuery(query string, args []driver.NamedValue, rev nativeproto.Revision)
 			return "", nil, bindErr("named argument %q has no @%s or {%s:Type} placeholder", n, n, n)
 		}
 	}
-	return b.String(), opts, nil
+	return b.String(), params, nil
 }
 
 func describeArg(p placeholder) string {

@@ -169,8 +169,8 @@ func TestBindQueryParametersTyped(t *testing.T) {
 	}
 	want := map[string]string{"b": `'[true,false]'`, "m": `'{\'a\':true}'`, "s": `'x\\ty\\n'`}
 	for k, v := range want {
-		if opts.parameters[k] != v {
-			t.Errorf("parameter %s = %s, want %s", k, opts.parameters[k], v)
+		if opts[k] != v {
+			t.Errorf("parameter %s = %s, want %s", k, opts[k], v)
 		}
 	}
 }

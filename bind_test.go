@@ -142,12 +142,12 @@ func TestBindQueryParameters(t *testing.T) {
 		t.Fatal("no options")
 	}
 	for k, v := range want {
-		if opts.parameters[k] != v {
-			t.Errorf("parameter %s = %s, want %s", k, opts.parameters[k], v)
+		if opts[k] != v {
+			t.Errorf("parameter %s = %s, want %s", k, opts[k], v)
 		}
 	}
-	if len(opts.parameters) != len(want) {
-		t.Errorf("parameters = %v", opts.parameters)
+	if len(opts) != len(want) {
+		t.Errorf("parameters = %v", opts)
 	}
 	// Below RevParameters they are substituted.
 	body, opts, err = bindQuery("SELECT {id:UInt64}", args[:1], oldRev)

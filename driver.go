@@ -56,10 +56,10 @@ import (
 	"net"
 	"os"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/chnative/chnative/dsn"
+	"github.com/chnative/chnative/internal/chconn"
 )
 
 // DriverName is the name chnative registers with database/sql.
@@ -243,12 +243,13 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	for i := range addrs {
 		addr := addrs[(start+i)%len(addrs)]
 		began := time.Now()
-		cn, err := c.dial(ctx, addr, log)
+		cc, err := chconn.Dial(ctx, c.cfg, addr, chconn.Dialer{TLS: c.TLS, Dial: c.Dialer, Log: log})
 		if err == nil {
+			cn := &conn{cc: cc}
 			if log != nil {
 				log.Debug("chnative: connected", slog.String("addr", addr),
-					slog.String("server", cn.ServerInfo().Version()), slog.Uint64("revision", uint64(cn.rev)),
-					slog.String("client_name", cn.clientName()), slog.Duration("elapsed", time.Since(began)))
+					slog.String("server", cn.ServerInfo().Version()), slog.Uint64("revision", uint64(cc.Revision())),
+					slog.String("client_name", cc.ClientName()), slog.Duration("elapsed", time.Since(began)))
 			}
 			return cn, nil
 		}
@@ -271,105 +272,3 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	}
 	return nil, errors.Join(errs...)
 }
-
-func (c *Connector) dial(ctx context.Context, addr string, log *slog.Logger) (*conn, error) {
-	dctx := ctx
-	if c.cfg.DialTimeout > 0 {
-		var cancel context.CancelFunc
-		dctx, cancel = context.WithTimeout(ctx, c.cfg.DialTimeout)
-		defer cancel()
-	}
-	var nc net.Conn
-	var err error
-	if c.Dialer != nil {
-		nc, err = c.Dialer(dctx, "tcp", addr)
-	} else {
-		var d net.Dialer
-		nc, err = d.DialContext(dctx, "tcp", addr)
-	}
-	if err != nil {
-		return nil, &DialError{Addr: addr, Err: err}
-	}
-	if c.cfg.Secure {
-		tc := c.TLS
-		host, _, _ := net.SplitHostPort(addr)
-		if c.cfg.TLSServerName != "" {
-			host = c.cfg.TLSServerName // tls_server_name: every address is checked under this name
-		}
-		if tc == nil {
-			tc = &tls.Config{ServerName: host, InsecureSkipVerify: c.cfg.SkipVerify} //nolint:gosec // the caller asked for skip_verify
-		} else if tc.ServerName == "" && !tc.InsecureSkipVerify {
-			// Verify each host under its own name, as when no TLS config is given (crypto/tls
-			// refuses a config with neither).
-			tc = tc.Clone()
-			tc.ServerName = host
-		}
-		tlsConn := tls.Client(nc, tc)
-		if err := tlsConn.HandshakeContext(dctx); err != nil {
-			nc.Close()
-			de := &DialError{Addr: addr, Err: err}
-			var rh tls.RecordHeaderError
-			if errors.As(err, &rh) {
-				de.Hint = "secure=true, but this port does not speak TLS: drop secure, or use the server's secure port (9440 by default)"
-			}
-			return nil, de
-		}
-		nc = tlsConn
-	}
-	cn := newConn(c.cfg, nc, addr, log)
-	if dl, ok := dctx.Deadline(); ok {
-		_ = nc.SetDeadline(dl)
-	}
-	stop := context.AfterFunc(dctx, func() { _ = nc.SetDeadline(aLongTimeAgo) })
-	err = cn.handshake()
-	stop()
-	_ = nc.SetDeadline(time.Time{})
-	if err != nil {
-		nc.Close()
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		var ex *Exception
-		if errors.As(err, &ex) {
-			return nil, err
-		}
-		return nil, &DialError{Addr: addr, Err: err, Hint: handshakeHint(err, c.cfg.Secure)}
-	}
-	return cn, nil
-}
-
-// handshakeHint names the usual mistake behind a handshake that failed before the server said
-// anything in the native protocol: the DSN names ClickHouse's HTTP port, or its TLS port
-// without secure=true.
-func handshakeHint(err error, secure bool) string {
-	var np *notNativeError
-	var ne net.Error
-	switch {
-	case errors.As(err, &np):
-		return np.hint
-	case errors.As(err, &ne) && ne.Timeout():
-		return "the server answered nothing to the native Hello: is this ClickHouse's native port (9000 by default)? its HTTP port (8123) waits like this"
-	case !secure && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)):
-		return "the server closed the connection at the native Hello: if this is ClickHouse's secure port (9440 by default), add secure=true"
-	}
-	return ""
-}
-
-// DialError reports a failure to open a connection to one address: the TCP dial, TLS or the
-// handshake. Hint, when set, names the likely mistake in the DSN (the HTTP port, a TLS port
-// without secure=true, secure=true on a plain port).
-type DialError struct {
-	Addr string
-	Err  error
-	Hint string
-}
-
-func (e *DialError) Error() string {
-	s := "chnative: connecting to " + e.Addr + ": " + e.Err.Error()
-	if e.Hint != "" {
-		s += " (" + e.Hint + ")"
-	}
-	return s
-}
-
-func (e *DialError) Unwrap() error { return e.Err }

@@ -1,67 +1,46 @@
 package chnative
 
-import (
-	"errors"
-	"fmt"
-	"strings"
+import "github.com/chnative/chnative/internal/chconn"
 
-	"github.com/chnative/chnative/nativeproto"
-)
+// The driver's errors are defined with the native connection (internal/chconn), which produces
+// them; these names are the same types and values, for errors.As and errors.Is.
 
-// Exception is an error the server sent, with its nested causes. Use errors.As to get it.
-type Exception struct {
-	Code       int32
-	Name       string
-	Message    string
-	StackTrace string
-	Nested     *Exception
-}
+// Exception is an error the server sent, with its nested causes (fields Code, Name, Message,
+// StackTrace, Nested). Use errors.As to get it; errors.Is(err, &chnative.Exception{Code: 60})
+// matches by code (and by message when the target has one).
+type Exception = chconn.Exception
 
-func (e *Exception) Error() string {
-	return fmt.Sprintf("chnative: server error %d (%s): %s", e.Code, e.Name, strings.TrimPrefix(e.Message, "DB::Exception: "))
-}
+// ProtocolError reports a broken conversation with the server (fields Op, Err); the connection
+// is closed.
+type ProtocolError = chconn.ProtocolError
 
-// Unwrap returns the nested exception, if any.
-func (e *Exception) Unwrap() error {
-	if e.Nested == nil {
-		return nil
-	}
-	return e.Nested
-}
+// UnsupportedError reports a request the server or the driver cannot carry out as asked (field
+// Msg).
+type UnsupportedError = chconn.UnsupportedError
 
-// Is matches another *Exception with the same code, so errors.Is(err, &chnative.Exception{Code: 60})
-// works.
-func (e *Exception) Is(target error) bool {
-	t, ok := target.(*Exception)
-	return ok && t.Code == e.Code && (t.Message == "" || t.Message == e.Message)
-}
+// DialError reports a failure to open a connection to one address: the TCP dial, TLS or the
+// handshake (fields Addr, Err, Hint). Hint, when set, names the likely mistake in the DSN (the
+// HTTP port, a TLS port without secure=true, secure=true on a plain port).
+type DialError = chconn.DialError
 
-func fromWire(w *nativeproto.Exception) *Exception {
-	if w == nil {
-		return nil
-	}
-	return &Exception{Code: w.Code, Name: w.Name, Message: w.Message, StackTrace: w.StackTrace, Nested: fromWire(w.Nested)}
-}
+// InsertAbortedError reports an insert (a Batch, or a prepared insert in a transaction) that
+// ended because a block could not be sent (fields Buffered, Sent, Err): Buffered rows were
+// dropped, Sent rows had gone out in earlier blocks and stay inserted. The connection is ready
+// for the next query.
+type InsertAbortedError = chconn.InsertAbortedError
 
-// ErrConnBusy is returned when a connection is used while a result or an insert is still open on it.
-var ErrConnBusy = errors.New("chnative: connection busy: a result set or an insert is still open")
+// ColumnError reports a value that one column of an insert could not take (fields Column, Type,
+// Row: the row's number in the insert, from 0, and Err).
+type ColumnError = chconn.ColumnError
+
+// ErrConnBusy is returned when a connection is used while a result or an insert is still open on
+// it.
+var ErrConnBusy = chconn.ErrConnBusy
 
 // ErrClosed is returned by operations on a closed connection, batch or result.
-var ErrClosed = errors.New("chnative: closed")
+var ErrClosed = chconn.ErrClosed
 
-// ProtocolError reports a broken conversation with the server; the connection is closed.
-type ProtocolError struct {
-	Op  string
-	Err error
-}
-
-func (e *ProtocolError) Error() string { return "chnative: " + e.Op + ": " + e.Err.Error() }
-
-func (e *ProtocolError) Unwrap() error { return e.Err }
-
-// UnsupportedError reports a request the server or the driver cannot carry out as asked.
-type UnsupportedError struct {
-	Msg string
-}
-
-func (e *UnsupportedError) Error() string { return "chnative: " + e.Msg }
+// ErrBatchOpen is returned by a query (and by Ping, Begin, Prepare, PrepareBatch and Commit) on
+// a connection where a Batch is still open: a Batch is inserted only by its Send, never by the
+// next statement. Send or Abort it first.
+var ErrBatchOpen = chconn.ErrBatchOpen

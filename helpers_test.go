@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/internal/testenv"
 )
 
@@ -64,3 +65,14 @@ func count(t testing.TB, db *sql.DB, table string) int64 {
 	}
 	return n
 }
+
+// Names the tests used when the connection lived in this package.
+var newQueryID = chconn.NewQueryID
+
+const (
+	clientMajor  = chconn.ClientMajor
+	clientMinor  = chconn.ClientMinor
+	clientPatch  = chconn.ClientPatch
+	closeGrace   = chconn.CloseGrace
+	drainTimeout = chconn.DrainTimeout
+)

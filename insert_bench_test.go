@@ -5,17 +5,18 @@ import (
 	"testing"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/nativeproto"
 )
 
 // benchInsertState is an insert with no connection: (UInt64, String, Float64) columns that never
 // fill a block.
-func benchInsertState() *insertState {
+func benchInsertState() *chconn.Insert {
 	b := nativeproto.NewBlock()
 	b.Add("id", columns.NewFixed[uint64](""))
 	b.Add("name", columns.NewString())
 	b.Add("val", columns.NewFixed[float64](""))
-	return &insertState{block: b, maxRows: 1 << 62}
+	return chconn.NewDetachedInsert(b, 1<<62)
 }
 
 var benchNames = func() []string {
@@ -38,7 +39,7 @@ func BenchmarkInsertAppendRow(b *testing.B) {
 		i++
 		if i&(1<<16-1) == 0 {
 			for c := range 3 {
-				ins.block.Column(c).Reset()
+				ins.Block().Column(c).Reset()
 			}
 		}
 	}
@@ -62,7 +63,7 @@ func BenchmarkInsertStructs(b *testing.B) {
 			b.Fatal(err)
 		}
 		for c := range 3 {
-			ins.block.Column(c).Reset()
+			ins.Block().Column(c).Reset()
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(rows)), "ns/row")
@@ -85,7 +86,7 @@ func BenchmarkInsertAppendBoxedRow(b *testing.B) {
 		i++
 		if i&(1<<16-1) == 0 {
 			for c := range 3 {
-				ins.block.Column(c).Reset()
+				ins.Block().Column(c).Reset()
 			}
 		}
 	}

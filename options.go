@@ -5,13 +5,10 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	"math"
 	"sort"
-	"strconv"
-	"strings"
 	"time"
 
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -105,48 +102,22 @@ func WithProfileInfo(ctx context.Context, fn func(ProfileInfo)) context.Context 
 }
 
 // ProfileEvent is one counter of a ProfileEvents packet (servers from protocol revision 54451,
-// ClickHouse 21.12 on; older servers send none).
-type ProfileEvent struct {
-	Host     string
-	Time     time.Time
-	ThreadID uint64
-	Type     string // "increment" or "gauge"
-	Name     string
-	Value    int64
-}
+// ClickHouse 21.12 on; older servers send none): fields Host, Time, ThreadID, Type ("increment"
+// or "gauge"), Name and Value.
+type ProfileEvent = chconn.ProfileEvent
 
 // WithProfileEvents returns a context whose queries call fn with each ProfileEvents packet.
 func WithProfileEvents(ctx context.Context, fn func([]ProfileEvent)) context.Context {
 	return context.WithValue(ctx, ctxProfileEvents, fn)
 }
 
-// Log is one server log line sent with a query's result (setting send_logs_level).
-type Log struct {
-	Time     time.Time
-	Host     string
-	QueryID  string
-	ThreadID uint64
-	Priority int8 // 1 fatal ... 6 information, 7 debug, 8 trace
-	Source   string
-	Text     string
-}
-
-// Level maps the priority to a slog level.
-func (l Log) Level() slog.Level {
-	switch {
-	case l.Priority <= 3: // fatal, critical, error
-		return slog.LevelError
-	case l.Priority <= 5: // warning, notice
-		return slog.LevelWarn
-	case l.Priority == 6:
-		return slog.LevelInfo
-	}
-	return slog.LevelDebug
-}
+// Log is one server log line sent with a query's result (setting send_logs_level): fields
+// Time, Host, QueryID, ThreadID, Priority, Source and Text; Level maps Priority to a slog level.
+type Log = chconn.Log
 
 // DefaultLogsLevel is the send_logs_level set by WithLogs and WithServerLogger when the query's
 // settings do not name one.
-const DefaultLogsLevel = "information"
+const DefaultLogsLevel = chconn.DefaultLogsLevel
 
 // WithLogs returns a context whose queries ask the server for its logs (send_logs_level, by
 // default DefaultLogsLevel; set it with WithSettings for more) and call fn for each line.
@@ -165,17 +136,12 @@ func WithServerLogger(ctx context.Context, logger *slog.Logger) context.Context 
 	})
 }
 
-type externalTable struct {
-	name  string
-	block *nativeproto.Block
-}
-
 // WithExternalTable returns a context whose queries send block as the temporary table name
 // (ClickHouse "external data"), readable by the query as FROM name or IN name. Each call adds a
 // table. The block must not change until the query has been sent.
 func WithExternalTable(ctx context.Context, name string, block *nativeproto.Block) context.Context {
-	prev, _ := ctx.Value(ctxExternal).([]externalTable)
-	tables := append(prev[:len(prev):len(prev)], externalTable{name: name, block: block})
+	prev, _ := ctx.Value(ctxExternal).([]chconn.ExternalTable)
+	tables := append(prev[:len(prev):len(prev)], chconn.ExternalTable{Name: name, Block: block})
 	return context.WithValue(ctx, ctxExternal, tables)
 }
 
@@ -186,79 +152,105 @@ func WithBlockSize(ctx context.Context, n int) context.Context {
 	return context.WithValue(ctx, ctxBlockSize, n)
 }
 
-// queryOptions are the per-query settings and parameters.
-type queryOptions struct {
-	id         string
-	settings   map[string]string
-	parameters map[string]string // rendered server-side parameters (from sql.Named arguments)
-
-	quotaKey      string
-	hasQuotaKey   bool
-	rawParams     map[string]any // WithParameters
-	progress      func(Progress)
-	profileInfo   func(ProfileInfo)
-	profileEvents func([]ProfileEvent)
-	logs          func(Log)
-	external      []externalTable
-	blockSize     int
-	deadline      time.Time
-	trace         *nativeproto.Trace // the caller's span (trace.go), nil for none
-
-	sum Progress // progress so far
+// options returns the options of a query, body, run with ctx: its bound server-side parameters
+// (params), the options of ctx, and the WithParameters values rendered for body's placeholders.
+// nil when there are none.
+func (c *conn) options(ctx context.Context, params map[string]string, body string) (*chconn.Options, error) {
+	var opts *chconn.Options
+	if len(params) > 0 {
+		opts = &chconn.Options{Parameters: params}
+	}
+	opts = optionsFrom(ctx, opts)
+	if raw := parametersFrom(ctx); len(raw) > 0 {
+		if opts == nil {
+			opts = &chconn.Options{}
+		}
+		if err := renderParameters(opts, raw, body, c.cc.Revision()); err != nil {
+			return nil, err
+		}
+	}
+	return opts, nil
 }
 
-// optionsFrom merges the options of ctx into opts (which may be nil).
-func optionsFrom(ctx context.Context, opts *queryOptions) *queryOptions {
+// optionsFrom merges the options of ctx into opts (which may be nil), but for WithParameters'
+// (see options).
+func optionsFrom(ctx context.Context, opts *chconn.Options) *chconn.Options {
 	if ctx == nil {
 		return opts
 	}
-	get := func() *queryOptions {
+	get := func() *chconn.Options {
 		if opts == nil {
-			opts = &queryOptions{}
+			opts = &chconn.Options{}
 		}
 		return opts
 	}
 	if id, _ := ctx.Value(ctxQueryID).(string); id != "" {
-		get().id = id
+		get().ID = id
 	}
 	if s, _ := ctx.Value(ctxSettings).(Settings); len(s) > 0 {
 		o := get()
-		if o.settings == nil {
-			o.settings = map[string]string{}
+		if o.Settings == nil {
+			o.Settings = map[string]string{}
 		}
-		maps.Copy(o.settings, s)
+		maps.Copy(o.Settings, s)
 	}
 	if k, ok := ctx.Value(ctxQuotaKey).(string); ok {
-		get().quotaKey, opts.hasQuotaKey = k, true
-	}
-	if p, _ := ctx.Value(ctxParameters).(map[string]any); len(p) > 0 {
-		get().rawParams = p
+		get().QuotaKey, opts.HasQuotaKey = k, true
 	}
 	if fn, _ := ctx.Value(ctxProgress).(func(Progress)); fn != nil {
-		get().progress = fn
+		var sum Progress
+		get().OnProgress = func(p nativeproto.Progress) { fn(sum.add(p)) }
 	}
 	if fn, _ := ctx.Value(ctxProfileInfo).(func(ProfileInfo)); fn != nil {
-		get().profileInfo = fn
+		get().OnProfileInfo = func(p nativeproto.ProfileInfo) {
+			fn(ProfileInfo{Rows: p.Rows, Blocks: p.Blocks, Bytes: p.Bytes, AppliedLimit: p.AppliedLimit,
+				RowsBeforeLimit: p.RowsBeforeLimit, CalculatedRowsBeforeLimit: p.CalculatedRowsBeforeLimit,
+				AppliedAggregation: p.AppliedAggregation, RowsBeforeAggregation: p.RowsBeforeAggregation})
+		}
 	}
 	if fn, _ := ctx.Value(ctxProfileEvents).(func([]ProfileEvent)); fn != nil {
-		get().profileEvents = fn
+		get().OnProfileEvents = fn
 	}
 	if fn, _ := ctx.Value(ctxLogs).(func(Log)); fn != nil {
-		get().logs = fn
+		get().OnLogs = fn
 	}
-	if t, _ := ctx.Value(ctxExternal).([]externalTable); len(t) > 0 {
-		get().external = t
+	if t, _ := ctx.Value(ctxExternal).([]chconn.ExternalTable); len(t) > 0 {
+		get().External = t
 	}
 	if n, _ := ctx.Value(ctxBlockSize).(int); n > 0 {
-		get().blockSize = n
+		get().BlockSize = n
 	}
 	if dl, ok := ctx.Deadline(); ok {
-		get().deadline = dl
+		get().Deadline = dl
 	}
 	if tr := traceFrom(ctx); tr != nil {
-		get().trace = tr
+		get().Trace = tr
+	}
+	if loc := userLocation(ctx); loc != nil {
+		get().UserLocation = loc
 	}
 	return opts
+}
+
+// parametersFrom returns the WithParameters values of ctx, or nil.
+func parametersFrom(ctx context.Context) map[string]any {
+	if ctx == nil {
+		return nil
+	}
+	p, _ := ctx.Value(ctxParameters).(map[string]any)
+	return p
+}
+
+// add adds a Progress packet to the totals p and returns them.
+func (p *Progress) add(w nativeproto.Progress) Progress {
+	p.ReadRows += w.ReadRows
+	p.ReadBytes += w.ReadBytes
+	p.TotalRows += w.TotalRows
+	p.TotalBytes += w.TotalBytes
+	p.WrittenRows += w.WrittenRows
+	p.WrittenBytes += w.WrittenBytes
+	p.Elapsed += time.Duration(w.ElapsedNS)
+	return *p
 }
 
 // WithUserLocation returns a context whose queries return the values of DateTime and DateTime64
@@ -289,46 +281,9 @@ func blockSizeFrom(ctx context.Context) int {
 	return max(n, 0)
 }
 
-// applyOptions adds to the settings of a query what its options imply: max_block_size,
-// send_logs_level and max_execution_time from the context deadline (unless set by the caller or
-// the DSN). Native-data inserts ("... VALUES" with the data sent as blocks) get no
-// max_execution_time: the deadline of PrepareBatch's context does not bound the appends after it.
-func (o *queryOptions) applyOptions(settings map[string]string, body string) {
-	if o == nil {
-		return
-	}
-	if o.blockSize > 0 {
-		if _, ok := settings["max_block_size"]; !ok {
-			settings["max_block_size"] = strconv.Itoa(o.blockSize)
-		}
-	}
-	if o.logs != nil {
-		if _, ok := settings["send_logs_level"]; !ok {
-			settings["send_logs_level"] = DefaultLogsLevel
-		}
-	}
-	if !o.deadline.IsZero() {
-		if _, ok := settings["max_execution_time"]; !ok && !nativeInsertBody(body) {
-			secs := math.Ceil(time.Until(o.deadline).Seconds())
-			settings["max_execution_time"] = strconv.FormatInt(max(int64(secs), 1), 10)
-		}
-	}
-}
-
-// nativeInsertBody reports whether body is an INSERT whose data follows as Data blocks.
-func nativeInsertBody(body string) bool {
-	if !isInsert(body) {
-		return false
-	}
-	b := strings.ToUpper(strings.TrimRight(body, "; \t\r\n"))
-	return strings.HasSuffix(b, "VALUES") || formatClause.MatchString(body)
-}
-
-// renderParameters renders the WithParameters values for the {name:Type} placeholders of body.
-func (o *queryOptions) renderParameters(body string, rev nativeproto.Revision) error {
-	if o == nil || len(o.rawParams) == 0 {
-		return nil
-	}
+// renderParameters renders the WithParameters values, raw, for the {name:Type} placeholders of
+// body into o's Parameters (a parameter bound from a sql.Named argument stays).
+func renderParameters(o *chconn.Options, raw map[string]any, body string, rev nativeproto.Revision) error {
 	if !rev.Has(nativeproto.RevParameters) {
 		return &UnsupportedError{Msg: fmt.Sprintf("WithParameters: server-side query parameters need protocol revision %d (ClickHouse 22.x or newer); this connection uses %d: pass the values as sql.Named arguments instead, which older servers get as CAST literals",
 			nativeproto.RevParameters, rev)}
@@ -339,8 +294,8 @@ func (o *queryOptions) renderParameters(body string, rev nativeproto.Revision) e
 			types[p.name] = p.typ
 		}
 	}
-	names := make([]string, 0, len(o.rawParams))
-	for n := range o.rawParams {
+	names := make([]string, 0, len(raw))
+	for n := range raw {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -350,138 +305,16 @@ func (o *queryOptions) renderParameters(body string, rev nativeproto.Revision) e
 			// Not in the query text (or the type is unknown): send the plain text form.
 			typ = "String"
 		}
-		s, err := parameterValue(o.rawParams[n], typ)
+		s, err := parameterValue(raw[n], typ)
 		if err != nil {
 			return bindErr("parameter %s: %v", n, err)
 		}
-		if o.parameters == nil {
-			o.parameters = map[string]string{}
+		if o.Parameters == nil {
+			o.Parameters = map[string]string{}
 		}
-		if _, ok := o.parameters[n]; !ok {
-			o.parameters[n] = s
+		if _, ok := o.Parameters[n]; !ok {
+			o.Parameters[n] = s
 		}
 	}
 	return nil
-}
-
-// onProgress adds a Progress packet to the totals and calls the callback.
-func (o *queryOptions) onProgress(p nativeproto.Progress) {
-	o.sum.ReadRows += p.ReadRows
-	o.sum.ReadBytes += p.ReadBytes
-	o.sum.TotalRows += p.TotalRows
-	o.sum.TotalBytes += p.TotalBytes
-	o.sum.WrittenRows += p.WrittenRows
-	o.sum.WrittenBytes += p.WrittenBytes
-	o.sum.Elapsed += time.Duration(p.ElapsedNS)
-	o.progress(o.sum)
-}
-
-// decodeLogs calls fn for each row of a Log block. Columns are found by name, so the layouts of
-// old servers (thread_number UInt32) and new ones (thread_id UInt64) both work.
-func decodeLogs(b *nativeproto.Block, fn func(Log)) {
-	col := func(names ...string) columns.Column {
-		for _, n := range names {
-			if i := b.Index(n); i >= 0 {
-				return b.Column(i)
-			}
-		}
-		return nil
-	}
-	evTime, evMicros := col("event_time"), col("event_time_microseconds")
-	host, qid := col("host_name"), col("query_id")
-	thread, prio := col("thread_id", "thread_number"), col("priority")
-	source, text := col("source"), col("text")
-	for i := 0; i < b.Rows(); i++ {
-		var l Log
-		if t, ok := value(evTime, i).(time.Time); ok {
-			l.Time = t
-			if us, ok := toUint(value(evMicros, i)); ok {
-				l.Time = l.Time.Add(time.Duration(us%1_000_000) * time.Microsecond)
-			}
-		}
-		l.Host, _ = value(host, i).(string)
-		l.QueryID, _ = value(qid, i).(string)
-		l.ThreadID, _ = toUint(value(thread, i))
-		if p, ok := toInt(value(prio, i)); ok {
-			l.Priority = int8(p)
-		}
-		l.Source, _ = value(source, i).(string)
-		l.Text, _ = value(text, i).(string)
-		fn(l)
-	}
-}
-
-// decodeProfileEvents turns a ProfileEvents block into events.
-func decodeProfileEvents(b *nativeproto.Block) []ProfileEvent {
-	col := func(name string) columns.Column {
-		if i := b.Index(name); i >= 0 {
-			return b.Column(i)
-		}
-		return nil
-	}
-	host, tm, thread := col("host_name"), col("current_time"), col("thread_id")
-	typ, name, val := col("type"), col("name"), col("value")
-	out := make([]ProfileEvent, b.Rows())
-	for i := range out {
-		e := &out[i]
-		e.Host, _ = value(host, i).(string)
-		e.Time, _ = value(tm, i).(time.Time)
-		e.ThreadID, _ = toUint(value(thread, i))
-		switch t := value(typ, i).(type) {
-		case string:
-			e.Type = t
-		default:
-			if n, ok := toInt(t); ok {
-				e.Type = map[int64]string{1: "increment", 2: "gauge"}[n]
-			}
-		}
-		e.Name, _ = value(name, i).(string)
-		e.Value, _ = toInt(value(val, i))
-	}
-	return out
-}
-
-func value(c columns.Column, i int) any {
-	if c == nil || i >= c.Rows() {
-		return nil
-	}
-	return c.Value(i)
-}
-
-func toUint(v any) (uint64, bool) {
-	switch x := v.(type) {
-	case uint8:
-		return uint64(x), true
-	case uint16:
-		return uint64(x), true
-	case uint32:
-		return uint64(x), true
-	case uint64:
-		return x, true
-	case int64:
-		return uint64(x), true
-	}
-	return 0, false
-}
-
-func toInt(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int8:
-		return int64(x), true
-	case int16:
-		return int64(x), true
-	case int32:
-		return int64(x), true
-	case int64:
-		return x, true
-	case uint8:
-		return int64(x), true
-	case uint16:
-		return int64(x), true
-	case uint32:
-		return int64(x), true
-	case uint64:
-		return int64(x), true
-	}
-	return 0, false
 }

@@ -1,132 +1,68 @@
 package chnative
 
 import (
-	"context"
 	"database/sql/driver"
 	"io"
 	"reflect"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/nativeproto"
 )
 
-// rows iterates a result one borrowed block at a time: Next copies row i of each column into dest;
-// nothing is buffered beyond the current block.
+// rows is the database/sql result: a cursor over the blocks of a chconn.Result. Next copies row
+// cur of each column of the current block into dest, boxing a window of rows at a time (see
+// boxer); nothing is buffered beyond the current block, which the Result lends until its next
+// block.
 type rows struct {
-	c      *conn
-	ctx    context.Context
-	stop   func() bool
-	header *nativeproto.Block
-	block  *nativeproto.Block
-	row    int // the next row of block to read
-	cur    int // the current row, after advance
-	nrows  int // rows of block
-	names  []string
-	types  []string
-	done   bool
-	err    error
+	res   *chconn.Result
+	block *nativeproto.Block // the current block
+	row   int                // the next row of block to read
+	cur   int                // the current row, after advance
+	nrows int                // rows of block
+	names []string
+	types []string
 
+	// NextResultSet: the Totals and Extremes blocks still to be moved to.
 	totals, extremes *nativeproto.Block
-
-	userLoc *time.Location // WithUserLocation's zone, or nil: the server's (r.c.loc)
+	sets             bool // the Totals and Extremes of the ended result were taken
 
 	box  boxer       // values boxed a window at a time for Next
 	scan textWindows // strings for ScanColumn (Go 1.27), a window at a time
 
-	// Read-ahead of the next packet (rows_ahead.go), and boxing ahead (rows_prebox.go).
-	ahead     bool               // a read-ahead runs, or its result waits in aheadCh
-	aheadCh   chan aheadResult   // its result
-	spare     *nativeproto.Block // the block it decodes into
-	usesNext  bool               // the caller reads through Next: the read-ahead boxes too
-	aheadBox  boxer              // the read-ahead goroutine's boxer
-	aheadStop atomic.Bool        // Close wants the read-ahead's result: stop boxing ahead
-	pre       preboxed           // the current block's windows boxed ahead
+	// Boxing ahead (rows_prebox.go): the read-ahead of the next block (chconn's) boxes its first
+	// windows too when the caller reads through Next.
+	usesNext bool     // the caller reads through Next
+	aheadBox boxer    // the read-ahead goroutine's boxer
+	aheadPre preboxed // what it boxed, handed over with its block
+	pre      preboxed // the current block's windows boxed ahead
+	work     chconn.AheadWork
 }
 
-// readHeader reads up to the first Data block, which names the result's columns.
-func (r *rows) readHeader() error {
-	r.userLoc = userLocation(r.ctx)
-	for {
-		ev, err := r.c.recv(nil)
-		if err != nil {
-			return r.finish(err)
-		}
-		switch ev.code {
-		case nativeproto.ServerCodeEndOfStream:
-			_ = r.finish(nil)
-			return nil
-		case nativeproto.ServerCodeData:
-			r.block = ev.block
-			r.names = make([]string, ev.block.NumColumns())
-			r.types = make([]string, ev.block.NumColumns())
-			for i := range r.names {
-				r.names[i] = ev.block.Name(i)
-				r.types[i] = ev.block.Type(i)
-			}
-			r.prepare(ev.block)
-			r.row = 0
-			return nil
-		default:
-			r.keep(ev)
-		}
+// newRows returns the rows of res, positioned before the header block's first row.
+func newRows(res *chconn.Result) *rows {
+	r := &rows{res: res, names: res.Names(), types: res.Types()}
+	if b := res.Block(); b != nil {
+		r.setBlock(b)
 	}
+	return r
 }
 
-// keep stores Totals and Extremes blocks for NextResultSet.
-func (r *rows) keep(ev event) {
-	switch ev.code {
-	case nativeproto.ServerCodeTotals:
-		r.totals = ev.block
-	case nativeproto.ServerCodeExtremes:
-		r.extremes = ev.block
-	}
-}
-
-// prepare sets per-block column properties (the server time zone of zone-less DateTime).
-func (r *rows) prepare(b *nativeproto.Block) {
+// setBlock makes b the current block, from its first row.
+func (r *rows) setBlock(b *nativeproto.Block) {
+	r.block = b
 	r.box.reset()
 	r.scan.reset()
 	r.nrows = b.Rows()
-	for i := 0; i < b.NumColumns(); i++ {
-		setLocation(b.Column(i), r.location(), r.userLoc)
-	}
+	r.row = 0
 }
 
-// location is the zone of zone-less DateTime values: WithUserLocation's, else the server's (Date
-// values are in WithUserLocation's zone, or UTC).
-func (r *rows) location() *time.Location {
-	if r.userLoc != nil {
-		return r.userLoc
-	}
-	return r.c.loc
-}
-
-// finish ends the query: nil err means EndOfStream was read.
-func (r *rows) finish(err error) error {
-	if r.done {
-		return err
-	}
-	r.done = true
-	if err == nil {
-		r.keepAheadReuse() // after an error the blocks' state is not known
-	}
-	fired := false
-	if r.stop != nil {
-		fired = r.stop()
-	}
-	if err != nil {
-		ctx := r.ctx
-		if ctx == nil {
-			ctx = context.Background()
-		}
-		err = r.c.fail(ctx, fired, err)
-		r.err = err
-	}
-	r.c.busy = false
-	return err
+// boxAhead is the read-ahead's work when the caller reads through Next: box the next block's
+// first windows on the read-ahead's goroutine.
+func (r *rows) boxAhead(b *nativeproto.Block, stop *atomic.Bool) {
+	r.aheadPre = r.aheadBox.boxAhead(b, stop)
 }
 
 // Columns returns the column names.
@@ -152,43 +88,30 @@ func (r *rows) Next(dest []driver.Value) error {
 	return nil
 }
 
-// advance moves to the next row, decoding the next block when the current one is used up; r.cur
-// is then the row's index in r.block.
+// advance moves to the next row, taking the Result's next block when the current one is used
+// up; r.cur is then the row's index in r.block.
 func (r *rows) advance() error {
 	for r.block == nil || r.row >= r.nrows {
-		if r.done {
-			if r.err != nil {
-				return r.err
-			}
-			return io.EOF
-		}
-		ev, err := r.recvNext()
+		b, ahead, err := r.res.Next()
 		if err != nil {
-			return r.finish(err)
+			return sqlErr(err)
 		}
-		switch ev.code {
-		case nativeproto.ServerCodeEndOfStream:
-			if err := r.finish(nil); err != nil {
-				return err
-			}
-			return io.EOF
-		case nativeproto.ServerCodeData:
-			if ev.block.NumColumns() == 0 {
-				continue
-			}
-			if ev.block.NumColumns() != len(r.names) {
-				return r.finish(&ProtocolError{Op: "result", Err: io.ErrUnexpectedEOF})
-			}
-			r.swapBlock(ev.block)
-			r.prepare(ev.block)
-			r.row = 0
-		default:
-			r.keep(ev)
+		r.setBlock(b)
+		r.pre = preboxed{}
+		if ahead {
+			r.pre, r.aheadPre = r.aheadPre, preboxed{}
 		}
 	}
 	if r.row == 0 {
 		// The first row of a block: read the next packet while the caller scans this one.
-		r.startAhead()
+		var work chconn.AheadWork
+		if r.usesNext {
+			if r.work == nil {
+				r.work = r.boxAhead
+			}
+			work = r.work
+		}
+		r.res.StartAhead(work)
 	}
 	r.cur = r.row
 	r.row++
@@ -199,96 +122,26 @@ func (r *rows) advance() error {
 func (r *rows) Close() error {
 	r.box.reset()
 	r.nrows = 0
-	if r.done {
-		return nil
-	}
-	cancelled := false
-	if r.ahead {
-		// First, while the context is still watched: the read-ahead reads under its deadline.
-		res, sent, ok := r.awaitAheadOnClose()
-		if !ok {
-			if r.stop != nil {
-				r.stop()
-				r.stop = nil
-			}
-			r.done = true // the connection was closed and marked bad
-			r.c.busy = false
-			return nil
-		}
-		cancelled = sent
-		if _, end := r.closeEvent(res.ev, res.err); end {
-			return nil
-		}
-	}
-	if r.stop != nil {
-		r.stop()
-		r.stop = nil
-	}
-	// A short result (QueryRow, LIMIT 1) has usually arrived in full by now: reading its end
-	// costs less than the Cancel round trip. Read on while packets keep coming promptly and
-	// little data is left; otherwise cancel. When the query's context has ended (database/sql
-	// closes the rows then, holding the lock the caller's Close waits for), the cancel and the
-	// drain run off the caller's path (drain.go).
-	ctxDone := r.ctx != nil && r.ctx.Err() != nil
-	seen := 0
-	for !cancelled && !ctxDone && seen <= closeReadAheadRows && r.c.packetWithin(closeGrace) {
-		n, end := r.closeEvent(r.c.recv(r.block))
-		if end {
-			return nil
-		}
-		seen += n
-	}
-	r.done = true
-	r.keepAheadReuse()
-	switch {
-	case ctxDone:
-		r.c.cancelOffPath(r.ctx.Err(), cancelled)
-	case cancelled:
-		r.c.drainAfterCancel()
-	default:
-		r.c.cancelAndDrain()
-	}
-	r.c.busy = false
-	return nil
+	return sqlErr(r.res.Close())
 }
-
-// closeEvent handles one event read while closing: n is the rows of a Data block, end whether
-// the query has ended (EndOfStream or an error; finish was called).
-func (r *rows) closeEvent(ev event, err error) (n int, end bool) {
-	if err != nil {
-		_ = r.finish(err)
-		return 0, true
-	}
-	switch ev.code {
-	case nativeproto.ServerCodeEndOfStream:
-		_ = r.finish(nil)
-		return 0, true
-	case nativeproto.ServerCodeData:
-		if ev.block.NumColumns() == len(r.names) {
-			r.swapBlock(ev.block)
-		}
-		return ev.block.Rows(), false
-	default:
-		r.keep(ev)
-	}
-	return 0, false
-}
-
-// Close reads at most this many further rows, and waits at most closeGrace for each packet,
-// before it cancels the query instead.
-const (
-	closeReadAheadRows = 1 << 16
-	closeGrace         = 2 * time.Millisecond
-)
 
 // HasNextResultSet reports whether Totals or Extremes follow.
 func (r *rows) HasNextResultSet() bool {
-	return r.done && (r.totals != nil || r.extremes != nil)
+	r.takeSets()
+	return r.res.Ended() && (r.totals != nil || r.extremes != nil)
+}
+
+// takeSets takes the Totals and Extremes of the ended result, once.
+func (r *rows) takeSets() {
+	if !r.sets && r.res.Ended() {
+		r.sets = true
+		r.totals, r.extremes = r.res.Totals(), r.res.Extremes()
+	}
 }
 
 // NextResultSet moves to the Totals block, then to the Extremes block.
 func (r *rows) NextResultSet() error {
-	if !r.done {
+	if !r.res.Ended() {
 		// Read to the end to reach the Totals and Extremes packets.
 		dest := make([]driver.Value, len(r.names))
 		for {
@@ -300,16 +153,17 @@ func (r *rows) NextResultSet() error {
 			}
 		}
 	}
+	r.takeSets()
 	switch {
 	case r.totals != nil:
-		r.block, r.totals = r.totals, nil
+		r.setBlock(r.totals)
+		r.totals = nil
 	case r.extremes != nil:
-		r.block, r.extremes = r.extremes, nil
+		r.setBlock(r.extremes)
+		r.extremes = nil
 	default:
 		return io.EOF
 	}
-	r.prepare(r.block)
-	r.row = 0
 	return nil
 }
 
@@ -414,13 +268,4 @@ func (r *rows) ColumnTypeLength(i int) (length int64, ok bool) {
 		return 1<<63 - 1, true
 	}
 	return 0, false
-}
-
-// setLocation gives zone-less DateTime and DateTime64 columns, at any depth, the server's time
-// zone (or WithUserLocation's), loc, and Date and Date32 columns dateLoc: WithUserLocation's zone,
-// in which they are midnight as in clickhouse-go (nil: UTC). Both are set for every block, since
-// blocks' columns are reused from query to query.
-func setLocation(c columns.Column, loc, dateLoc *time.Location) {
-	columns.SetLocation(c, loc)
-	columns.SetDateLocation(c, dateLoc)
 }

@@ -135,5 +135,5 @@ func TestRowsCloseReadAheadSilentServer(t *testing.T) {
 // aheadRunning reports whether a read-ahead goroutine exists.
 func aheadRunning() bool {
 	buf := make([]byte, 1<<20)
-	return strings.Contains(string(buf[:runtime.Stack(buf, true)]), ".(*rows).startAhead.func")
+	return strings.Contains(string(buf[:runtime.Stack(buf, true)]), "chconn.(*Result).StartAhead.func")
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -212,7 +213,7 @@ func TestBoxEmptyStringsOnReusedMemory(t *testing.T) {
 // benchNext measures rows.Next over a decoded block: the driver's own per-row cost in the row tier
 // (the windows boxed as Next goes, as for a block the read-ahead has not boxed).
 func benchNext(b *testing.B, blk *nativeproto.Block) {
-	r := &rows{block: blk, nrows: blk.Rows(), done: true}
+	r := &rows{res: chconn.Done(), block: blk, nrows: blk.Rows()}
 	dest := make([]driver.Value, blk.NumColumns())
 	n := 0
 	b.ReportAllocs()

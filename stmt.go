@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql/driver"
 	"strings"
+
+	"github.com/chnative/chnative/internal/chconn"
 )
 
 // stmt is a prepared statement. SELECT and DDL statements keep their text and run on Query/Exec.
@@ -13,7 +15,7 @@ type stmt struct {
 	c      *conn
 	query  string
 	insert bool
-	ins    *insertState
+	ins    *chconn.Insert
 	closed bool
 
 	// For a batched insert: valuesTail is the text after VALUES when its placeholders map
@@ -30,8 +32,8 @@ type stmt struct {
 // literal among them or mixed styles fail here, naming the value, rather than take the
 // arguments in order.
 func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
-	if err := c.begin(); err != nil {
-		return nil, err
+	if err := c.cc.Begin(); err != nil {
+		return nil, sqlErr(err)
 	}
 	s := &stmt{c: c, query: query}
 	if tail, ok := insertValuesData(query); ok && strings.TrimSpace(strings.TrimRight(tail, "; \t\r\n")) != "" {
@@ -39,15 +41,15 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 			s.valuesTail = tail
 		}
 	}
-	if insertWantsData(query) && (!hasPlaceholders(query) || c.inTx) {
+	if insertWantsData(query) && (!hasPlaceholders(query) || c.cc.InTx()) {
 		s.insert = true
-		if c.inTx {
+		if c.cc.InTx() {
 			if s.valuesTail != "" {
 				if err := valuesMappingError(s.valuesTail); err != nil {
 					return nil, err
 				}
 			}
-			ins, err := c.openInsert(ctx, query)
+			ins, err := c.openInsert(ctx, query, false)
 			if err != nil {
 				return nil, err
 			}
@@ -92,15 +94,15 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	if !s.insert {
 		return s.c.ExecContext(ctx, s.query, args)
 	}
-	if !s.c.inTx {
+	if !s.c.cc.InTx() {
 		if len(args) == 0 {
 			return s.c.ExecContext(ctx, s.query, nil)
 		}
 		return s.c.insertRows(ctx, s.query, [][]driver.NamedValue{args})
 	}
-	if s.ins == nil || s.ins.done {
+	if s.ins == nil || s.ins.Done() {
 		// Another statement ran on the connection and finished this insert: start a new one.
-		ins, err := s.c.openInsert(ctx, s.query)
+		ins, err := s.c.openInsert(ctx, s.query, false)
 		if err != nil {
 			return nil, err
 		}
@@ -108,7 +110,7 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	}
 	if s.valuesTail == "" {
 		// One row, arguments in column order: the common case, without allocation.
-		if err := s.ins.appendNamed(args); err != nil {
+		if err := appendArgs(s.ins, args); err != nil {
 			return nil, err
 		}
 		return driver.RowsAffected(1), nil
@@ -119,17 +121,17 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	if err != nil {
 		return nil, err
 	}
-	start, sent := s.ins.block.Rows(), s.ins.sent
+	start, sent := s.ins.Block().Rows(), s.ins.Sent()
 	for _, row := range rowsArgs {
 		s.vals = s.vals[:0]
 		for _, a := range row {
 			s.vals = append(s.vals, a.Value)
 		}
-		if err := s.ins.append(s.vals); err != nil {
-			if s.ins.sent == sent {
+		if err := s.ins.Append(s.vals); err != nil {
+			if s.ins.Sent() == sent {
 				// The Exec fails whole: drop the rows of its earlier tuples too.
-				for i := 0; i < s.ins.block.NumColumns(); i++ {
-					s.ins.block.Column(i).Truncate(start)
+				for i := 0; i < s.ins.Block().NumColumns(); i++ {
+					s.ins.Block().Column(i).Truncate(start)
 				}
 			}
 			return nil, err

@@ -1,4 +1,4 @@
-package chnative
+package chconn
 
 import (
 	"context"
@@ -41,14 +41,14 @@ type queryTrace struct {
 	start      time.Time
 	firstBlock time.Duration // from sending the query to its first Data packet
 	blocks     int           // Data packets received (the header block included)
-	rows       int           // rows in them
+	Result     int           // rows in them
 	sentBlocks int           // insert blocks sent
 	sentRows   int
 	readAt0    uint64 // the connection's byte counter when the query was sent
 }
 
 // traceStart records a query being sent.
-func (c *conn) traceStart(id, body string, settings int) {
+func (c *Conn) traceStart(id, body string, settings int) {
 	if c.log == nil {
 		return
 	}
@@ -58,7 +58,7 @@ func (c *conn) traceStart(id, body string, settings int) {
 }
 
 // traceBlock records a Data packet of rows rows.
-func (c *conn) traceBlock(rows int) {
+func (c *Conn) traceBlock(Result int) {
 	if c.log == nil || !c.trace.active {
 		return
 	}
@@ -66,21 +66,21 @@ func (c *conn) traceBlock(rows int) {
 		c.trace.firstBlock = time.Since(c.trace.start)
 	}
 	c.trace.blocks++
-	c.trace.rows += rows
+	c.trace.Result += Result
 }
 
 // traceSent records an insert block of rows rows written to the server.
-func (c *conn) traceSent(rows int) {
+func (c *Conn) traceSent(Result int) {
 	if c.log == nil || !c.trace.active {
 		return
 	}
 	c.trace.sentBlocks++
-	c.trace.sentRows += rows
+	c.trace.sentRows += Result
 }
 
 // traceEnd writes the query's summary: msg is what ended it ("query done", "query failed",
 // "query cancelled", ...), err the error if any. Later calls for the same query write nothing.
-func (c *conn) traceEnd(msg string, err error, attrs ...slog.Attr) {
+func (c *Conn) traceEnd(msg string, err error, attrs ...slog.Attr) {
 	if c.log == nil || !c.trace.active {
 		return
 	}
@@ -89,7 +89,7 @@ func (c *conn) traceEnd(msg string, err error, attrs ...slog.Attr) {
 	all := append([]slog.Attr{
 		slog.String("addr", c.addr), slog.String("query_id", t.id),
 		slog.Duration("elapsed", time.Since(t.start)), slog.Duration("first_block", t.firstBlock),
-		slog.Int("blocks", t.blocks), slog.Int("rows", t.rows),
+		slog.Int("blocks", t.blocks), slog.Int("rows", t.Result),
 		slog.Uint64("bytes_read", c.bytesRead-t.readAt0),
 	}, attrs...)
 	if t.sentBlocks > 0 {
@@ -103,7 +103,7 @@ func (c *conn) traceEnd(msg string, err error, attrs ...slog.Attr) {
 
 // logRetry logs that the connection cannot serve the next statement, which database/sql then
 // retries on another connection (driver.ErrBadConn).
-func (c *conn) logRetry(reason string) {
+func (c *Conn) logRetry(reason string) {
 	if c.log != nil {
 		c.log.Debug("chnative: connection not reusable, database/sql retries on another",
 			slog.String("addr", c.addr), slog.String("reason", reason))

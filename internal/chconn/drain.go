@@ -1,4 +1,4 @@
-package chnative
+package chconn
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // ends, the connection is in no state to serve anything, so every way into it waits for the
 // drain first (awaitDrain): begin (every query, exec, prepare, Ping, PrepareBatch, QueryBlocks),
 // ResetSession, Close, Location and the transaction's Commit and Rollback. The drain is bounded
-// (drainTimeout for the Cancel's write and again for the reads); when the server does not end
+// (DrainTimeout for the Cancel's write and again for the reads); when the server does not end
 // the query in time, the connection is marked bad and closed, and database/sql's next use of it
 // gets driver.ErrBadConn and moves to another connection.
 //
@@ -37,7 +37,7 @@ type drainState struct {
 // cancelOffPath starts cancelling the running query on a goroutine and returns at once. cause is
 // the context's error, for the debug log; cancelSent says the Cancel packet was already written
 // (rows.Close after a read-ahead), so only the drain is left.
-func (c *conn) cancelOffPath(cause error, cancelSent bool) {
+func (c *Conn) cancelOffPath(cause error, cancelSent bool) {
 	if c.bad {
 		return
 	}
@@ -63,7 +63,7 @@ func (c *conn) cancelOffPath(cause error, cancelSent bool) {
 
 // awaitDrain waits for a background drain to end. After it returns, the connection's state is
 // the caller's again.
-func (c *conn) awaitDrain() {
+func (c *Conn) AwaitDrain() {
 	if c.drain == nil {
 		return
 	}
@@ -73,7 +73,7 @@ func (c *conn) awaitDrain() {
 
 // awaitDrainCtx is awaitDrain bounded by ctx: when ctx ends first, the socket is closed (which
 // ends the drain at once) and the connection is bad.
-func (c *conn) awaitDrainCtx(ctx context.Context) {
+func (c *Conn) awaitDrainCtx(ctx context.Context) {
 	if c.drain == nil {
 		return
 	}
@@ -88,7 +88,7 @@ func (c *conn) awaitDrainCtx(ctx context.Context) {
 }
 
 // draining reports, without waiting, whether a background drain still runs.
-func (c *conn) draining() bool {
+func (c *Conn) draining() bool {
 	if c.drain == nil {
 		return false
 	}
@@ -103,7 +103,7 @@ func (c *conn) draining() bool {
 
 // contextError is what a query whose context ended returns: the context's error, wrapped with the
 // query id (errors.Is(err, context.DeadlineExceeded) and context.Canceled hold).
-func (c *conn) contextError(cause error) error {
+func (c *Conn) contextError(cause error) error {
 	if c.queryID == "" {
 		return fmt.Errorf("chnative: %w", cause)
 	}

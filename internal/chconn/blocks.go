@@ -1,0 +1,70 @@
+package chconn
+
+import "github.com/chnative/chnative/nativeproto"
+
+// Block reuse between queries.
+//
+// Decoding a result block into a fresh Block makes its columns grow from nothing: a 1M-row block
+// costs about 20 MB of allocation, zeroing and copying per query. So the connection keeps the
+// blocks of the last query for the next one, whose columns then start at the capacity the last
+// ones reached. blockCache is the one owner of those kept blocks, and its one rule is that a
+// block has one role at a time:
+//
+//   - read: the first Data block of the last result (recv decodes the next result's first block,
+//     or an Exec's, into it);
+//   - ahead: the block the last result's read-ahead decoded into (readahead.go), for the next
+//     result's read-ahead;
+//   - insert: the block of the last insert, whose columns the next insert with the same header
+//     reuses (insert.go).
+//
+// keep refuses a block that holds another role, so two roles never alias one block and a block
+// the caller still reads is never decoded into by another role. A kept block's contents are
+// invalid once the next query starts, as Result and the root's QueryBlocks and Rows document.
+// The Result's own spare (the second block its read-ahead alternates with) is the Result's until
+// it ends, when keepAheadReuse offers one of its two blocks back for the ahead role.
+type blockCache struct {
+	roles [numRoles]*nativeproto.Block
+}
+
+// role is what a kept block is kept for.
+type role int
+
+const (
+	roleRead role = iota
+	roleAhead
+	roleInsert
+	numRoles
+)
+
+// get returns the block kept for r, or nil; it stays kept.
+func (k *blockCache) get(r role) *nativeproto.Block { return k.roles[r] }
+
+// take returns the block kept for r and stops keeping it; a new block when none is kept.
+func (k *blockCache) take(r role) *nativeproto.Block {
+	b := k.roles[r]
+	k.roles[r] = nil
+	if b == nil {
+		return nativeproto.NewBlock()
+	}
+	return b
+}
+
+// keep keeps b for r, unless b is kept for another role (then it reports false and changes
+// nothing). A nil b stops keeping a block for r.
+func (k *blockCache) keep(r role, b *nativeproto.Block) bool {
+	if b != nil {
+		for o, kept := range k.roles {
+			if role(o) != r && kept == b {
+				return false
+			}
+		}
+	}
+	k.roles[r] = b
+	return true
+}
+
+// takeAhead returns the block for a read-ahead to decode into.
+func (k *blockCache) takeAhead() *nativeproto.Block { return k.take(roleAhead) }
+
+// keepAhead offers b for the next read-ahead (see keep).
+func (k *blockCache) keepAhead(b *nativeproto.Block) bool { return k.keep(roleAhead, b) }

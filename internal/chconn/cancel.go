@@ -1,0 +1,116 @@
+package chconn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/chnative/chnative/nativeproto"
+)
+
+// fail classifies an error that happened while talking to the server: a server Exception leaves
+// the connection usable; a context error triggers cancel-and-drain; anything else breaks it.
+func (c *Conn) fail(ctx context.Context, fired bool, err error) error {
+	var ex *Exception
+	if errors.As(err, &ex) {
+		return err
+	}
+	// The socket deadline may expire a moment before the context's own timer: a timeout at or
+	// after the context's deadline is the context's.
+	dl, hasDL := ctx.Deadline()
+	var ne net.Error
+	pastDeadline := hasDL && !time.Now().Before(dl) && errors.As(err, &ne) && ne.Timeout()
+	if fired || ctx.Err() != nil || pastDeadline {
+		cause := ctx.Err()
+		switch {
+		case cause != nil:
+		case pastDeadline:
+			cause = context.DeadlineExceeded
+		default:
+			cause = context.Canceled
+		}
+		c.traceEnd("query cancelled (context ended); the Cancel and the drain run off the caller's path", nil,
+			slog.String("cause", cause.Error()))
+		c.cancelOffPath(cause, false) // drain.go: the caller returns now
+		return c.contextError(cause)
+	}
+	c.traceEnd("query broken", err)
+	c.markBad()
+	if errors.As(err, &ne) && ne.Timeout() {
+		return &ProtocolError{Op: "read", Err: err}
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return &ProtocolError{Op: "read", Err: fmt.Errorf("server closed the connection: %w", err)}
+	}
+	return &ProtocolError{Op: "conversation", Err: err}
+}
+
+// cancelAndDrain sends Cancel and reads until the query ends, within DrainTimeout; otherwise the
+// connection is marked bad.
+func (c *Conn) cancelAndDrain() {
+	if c.bad {
+		return
+	}
+	if !c.sendCancel() {
+		return
+	}
+	c.drainAfterCancel()
+}
+
+// sendCancel writes a Cancel packet (bounded by DrainTimeout); false, with the connection marked
+// bad, when that fails. It only writes, so a read-ahead may be reading meanwhile.
+func (c *Conn) sendCancel() bool {
+	c.traceEnd("query cancelled", nil)
+	_ = c.nc.SetWriteDeadline(time.Now().Add(DrainTimeout))
+	defer func() { _ = c.nc.SetWriteDeadline(time.Time{}) }()
+	c.pw.Reset()
+	c.pw.WriteCancel()
+	if err := c.pw.Flush(c.nc); err != nil {
+		c.markBad()
+		return false
+	}
+	return true
+}
+
+// drainAfterCancel reads the rest of a cancelled query, up to its EndOfStream or Exception,
+// within DrainTimeout; the connection is marked bad when that fails.
+func (c *Conn) drainAfterCancel() {
+	_ = c.nc.SetReadDeadline(time.Now().Add(DrainTimeout))
+	defer func() { _ = c.nc.SetReadDeadline(time.Time{}) }()
+	var scratch *nativeproto.Block
+	for {
+		code, err := c.pr.ReadCode()
+		if err != nil {
+			c.markBad()
+			return
+		}
+		switch code {
+		case nativeproto.ServerCodeEndOfStream:
+			if c.awaitPong() != nil {
+				c.markBad()
+			}
+			return
+		case nativeproto.ServerCodeException:
+			if _, err := c.pr.ReadException(); err != nil || c.awaitPong() != nil {
+				c.markBad()
+			}
+			return
+		case nativeproto.ServerCodePong:
+			c.pendingPong = false
+		case nativeproto.ServerCodeData, nativeproto.ServerCodeTotals, nativeproto.ServerCodeExtremes:
+			if _, scratch, err = c.pr.ReadBlock(scratch); err != nil {
+				c.markBad()
+				return
+			}
+		default:
+			if err := c.info(code); err != nil { // progress, logs: still to the callbacks
+				c.markBad()
+				return
+			}
+		}
+	}
+}

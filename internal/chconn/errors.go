@@ -1,0 +1,126 @@
+package chconn
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/chnative/chnative/nativeproto"
+)
+
+// Exception is an error the server sent, with its nested causes. Use errors.As to get it.
+type Exception struct {
+	Code       int32
+	Name       string
+	Message    string
+	StackTrace string
+	Nested     *Exception
+}
+
+func (e *Exception) Error() string {
+	return fmt.Sprintf("chnative: server error %d (%s): %s", e.Code, e.Name, strings.TrimPrefix(e.Message, "DB::Exception: "))
+}
+
+// Unwrap returns the nested exception, if any.
+func (e *Exception) Unwrap() error {
+	if e.Nested == nil {
+		return nil
+	}
+	return e.Nested
+}
+
+// Is matches another *Exception with the same code, so errors.Is(err, &chnative.Exception{Code: 60})
+// works.
+func (e *Exception) Is(target error) bool {
+	t, ok := target.(*Exception)
+	return ok && t.Code == e.Code && (t.Message == "" || t.Message == e.Message)
+}
+
+func fromWire(w *nativeproto.Exception) *Exception {
+	if w == nil {
+		return nil
+	}
+	return &Exception{Code: w.Code, Name: w.Name, Message: w.Message, StackTrace: w.StackTrace, Nested: fromWire(w.Nested)}
+}
+
+// ErrConnBusy is returned when a connection is used while a result or an insert is still open on it.
+var ErrConnBusy = errors.New("chnative: connection busy: a result set or an insert is still open")
+
+// ErrClosed is returned by operations on a closed connection, batch or result.
+var ErrClosed = errors.New("chnative: closed")
+
+// ProtocolError reports a broken conversation with the server; the connection is closed.
+type ProtocolError struct {
+	Op  string
+	Err error
+}
+
+func (e *ProtocolError) Error() string { return "chnative: " + e.Op + ": " + e.Err.Error() }
+
+func (e *ProtocolError) Unwrap() error { return e.Err }
+
+// UnsupportedError reports a request the server or the driver cannot carry out as asked.
+type UnsupportedError struct {
+	Msg string
+}
+
+func (e *UnsupportedError) Error() string { return "chnative: " + e.Msg }
+
+// InsertAbortedError reports an insert (a Batch, or a prepared insert in a transaction) that
+// ended because a block could not be sent: Buffered rows were dropped, Sent rows had gone out
+// in earlier blocks and stay inserted. The connection is ready for the next query.
+type InsertAbortedError struct {
+	Buffered int
+	Sent     int
+	Err      error
+}
+
+func (e *InsertAbortedError) Error() string {
+	return fmt.Sprintf("chnative: insert aborted, %d buffered rows dropped (%d sent before stay): %v", e.Buffered, e.Sent, e.Err)
+}
+
+func (e *InsertAbortedError) Unwrap() error { return e.Err }
+
+// ColumnError reports a value that one column of an insert could not take.
+type ColumnError struct {
+	Column string
+	Type   string
+	Row    int // the row's number in the insert (or the call), from 0
+	Err    error
+}
+
+func (e *ColumnError) Error() string {
+	return fmt.Sprintf("chnative: column %s (%s), row %d: %v", e.Column, e.Type, e.Row, e.Err)
+}
+
+func (e *ColumnError) Unwrap() error { return e.Err }
+
+// ErrBatchOpen is returned by a query (and by Ping, Begin, Prepare, PrepareBatch and Commit) on
+// a connection where a Batch is still open: a Batch is inserted only by its Send, never by the
+// next statement. Send or Abort it first.
+var ErrBatchOpen = errors.New("chnative: a Batch is still open on this connection: Send or Abort it before the next query")
+
+// DialError reports a failure to open a connection to one address: the TCP dial, TLS or the
+// handshake. Hint, when set, names the likely mistake in the DSN (the HTTP port, a TLS port
+// without secure=true, secure=true on a plain port).
+type DialError struct {
+	Addr string
+	Err  error
+	Hint string
+}
+
+func (e *DialError) Error() string {
+	s := "chnative: connecting to " + e.Addr + ": " + e.Err.Error()
+	if e.Hint != "" {
+		s += " (" + e.Hint + ")"
+	}
+	return s
+}
+
+func (e *DialError) Unwrap() error { return e.Err }
+
+// ErrBadConn is returned when the connection cannot be used and nothing was sent on it: it is
+// closed or broken, or the query could not be written whole (so the server runs nothing). The
+// database/sql adapter turns it into driver.ErrBadConn, on which database/sql retries on another
+// connection. It is returned as it is, never wrapped.
+var ErrBadConn = errors.New("chnative: bad connection")

@@ -1,0 +1,64 @@
+package chconn
+
+import (
+	"context"
+
+	"github.com/chnative/chnative/nativeproto"
+)
+
+// Query sends body with opts and reads up to the result's header block. The connection is busy
+// until the Result ends (read to its end, failed, or closed).
+func (c *Conn) Query(ctx context.Context, body string, opts *Options) (*Result, error) {
+	stop, err := c.start(ctx, body, opts)
+	if err != nil {
+		return nil, err
+	}
+	c.busy = true
+	r := &Result{c: c, ctx: ctx, stop: stop}
+	if opts != nil {
+		r.userLoc = opts.UserLocation
+	}
+	if err := r.readHeader(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Exec sends body (query with its arguments bound) with opts and reads to the end, discarding
+// result blocks. For an INSERT whose data is in the query text, it ends the (empty) client data
+// when the server asks for it. A SET session_timezone that succeeds changes the session's zone.
+func (c *Conn) Exec(ctx context.Context, query, body string, opts *Options) error {
+	stop, err := c.start(ctx, body, opts)
+	if err != nil {
+		return err
+	}
+	insert := insertWantsData(query)
+	var scratch *nativeproto.Block
+	for {
+		ev, err := c.recv(scratch)
+		if err != nil {
+			return c.fail(ctx, stop(), err)
+		}
+		switch ev.code {
+		case nativeproto.ServerCodeEndOfStream:
+			stop()
+			c.setSessionTimezone(body)
+			return nil
+		case nativeproto.ServerCodeData:
+			scratch = ev.block
+			if insert && ev.block.Rows() == 0 && ev.block.NumColumns() > 0 {
+				// The server sent the table header and waits for data: there is none beyond the
+				// query text.
+				if err := c.pw.WriteEmptyData(); err != nil {
+					stop()
+					c.markBad()
+					return err
+				}
+				if err := c.flush(); err != nil {
+					return c.fail(ctx, stop(), err)
+				}
+				insert = false
+			}
+		}
+	}
+}

@@ -1,0 +1,249 @@
+package chconn
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/chnative/chnative/nativeproto"
+)
+
+// insertState is an open native INSERT: the server has sent the table header and waits for data
+// blocks. Rows are appended into typed columns and sent every maxRows rows.
+type Insert struct {
+	c       *Conn
+	query   string
+	block   *nativeproto.Block
+	maxRows int
+	sent    int
+	done    bool
+	// batch: opened by PrepareBatch, so only the Batch's Send finishes it; the next statement
+	// on the connection is refused (ErrBatchOpen) instead. An insert of a prepared statement
+	// in a transaction (batch false) is finished by the next statement, as database/sql code
+	// interleaving statements in a transaction expects.
+	batch bool
+}
+
+// OpenInsert sends the INSERT (query, to which insertBody adds VALUES when it has no data
+// clause) with opts and reads the header block the server answers with. A batch insert is
+// finished only by its own Finish: every other statement on the connection gets OpenError
+// meanwhile; another insert is finished by the connection's next statement (Begin).
+func (c *Conn) OpenInsert(ctx context.Context, query string, opts *Options, batch bool) (*Insert, error) {
+	if err := c.Begin(); err != nil {
+		return nil, err
+	}
+	stop, err := c.start(ctx, insertBody(query), opts)
+	if err != nil {
+		return nil, err
+	}
+	c.busy = true
+	for {
+		// The columns of the previous insert on this connection are reused when the table
+		// header has the same types: appends then start with the capacity they reached.
+		ev, err := c.recv(c.blocks.get(roleInsert))
+		if err != nil {
+			c.busy = false
+			return nil, c.fail(ctx, stop(), err)
+		}
+		switch ev.code {
+		case nativeproto.ServerCodeData:
+			stop()
+			if ev.block.NumColumns() == 0 {
+				c.cancelAndDrain()
+				c.busy = false
+				return nil, fmt.Errorf("chnative: the server sent no columns for %q: name the columns or use VALUES", query)
+			}
+			ins := &Insert{c: c, query: query, block: ev.block, maxRows: c.insertBlockSize(), batch: batch}
+			if ins.maxRows <= 0 {
+				ins.maxRows = 1_000_000
+			}
+			c.insert = ins
+			c.blocks.keep(roleInsert, ev.block)
+			return ins, nil
+		case nativeproto.ServerCodeEndOfStream:
+			stop()
+			c.busy = false
+			return nil, fmt.Errorf("chnative: %q is not an INSERT waiting for data", query)
+		}
+	}
+}
+
+// Append adds one row. A value that does not convert fails this row only: the columns keep the
+// rows appended before it, and the error is a *ColumnError.
+func (ins *Insert) Append(vals []any) error {
+	if err := ins.StartRow(len(vals)); err != nil {
+		return err
+	}
+	for i, v := range vals {
+		if err := ins.AppendAt(i, v); err != nil {
+			return err
+		}
+	}
+	return ins.EndRow()
+}
+
+// StartRow checks that a row of n values can be appended: the insert is open and has n columns.
+// A row is then StartRow, AppendAt for columns 0 to n-1 in order, and EndRow (Append is the
+// three for a slice; the root's prepared statements use them to append driver arguments without
+// copying them into one).
+func (ins *Insert) StartRow(n int) error {
+	if ins.done {
+		return ErrClosed
+	}
+	if b := ins.block; n != b.NumColumns() {
+		return fmt.Errorf("chnative: insert into %d columns got %d values", b.NumColumns(), n)
+	}
+	return nil
+}
+
+// AppendAt appends v to column i of the row being appended. When v does not convert, the row
+// is dropped from columns 0 to i-1 and the error is a *ColumnError naming column i and the row.
+func (ins *Insert) AppendAt(i int, v any) error {
+	if err := appendValue(ins.block.Column(i), v); err != nil {
+		return ins.rowError(i, err)
+	}
+	return nil
+}
+
+// EndRow ends the row being appended: the block is sent when it holds the insert's block size.
+func (ins *Insert) EndRow() error {
+	if ins.block.Rows() >= ins.maxRows {
+		return ins.Flush()
+	}
+	return nil
+}
+
+// rowError drops the values columns [0, i) took for the failed row (column i took none) and
+// returns the error naming column i and the row's number in the insert.
+func (ins *Insert) rowError(i int, err error) error {
+	b := ins.block
+	n := b.Column(i).Rows()
+	for j := 0; j < i; j++ {
+		b.Column(j).Truncate(n)
+	}
+	return &ColumnError{Column: b.Name(i), Type: b.Type(i), Row: ins.sent + n, Err: err}
+}
+
+// sendBlock sends the buffered rows as one Data block. When the block cannot be encoded
+// (columns of different lengths, a value the wire form refuses) nothing of it is written: the
+// insert is cancelled and drained (see failSend), so the connection is ready for the next
+// query, or marked bad when the drain fails.
+func (ins *Insert) Flush() error {
+	b := ins.block
+	if b.Rows() == 0 {
+		return nil
+	}
+	c := ins.c
+	if c == nil {
+		return &UnsupportedError{Msg: "a detached insert (NewDetachedInsert) cannot send"}
+	}
+	if err := c.pw.WriteDataBorrowed("", b); err != nil {
+		return ins.failSend(err)
+	}
+	if err := c.flush(); err != nil {
+		ins.done = true
+		c.insert = nil
+		c.busy = false
+		c.markBad()
+		return &ProtocolError{Op: "insert", Err: err}
+	}
+	ins.sent += b.Rows()
+	c.traceSent(b.Rows())
+	for i := 0; i < b.NumColumns(); i++ {
+		b.Column(i).Reset()
+	}
+	return nil
+}
+
+// finish sends the remaining rows and the end of data, and waits for the server to confirm.
+func (ins *Insert) Finish(ctx context.Context) error {
+	if ins.done {
+		return nil
+	}
+	c := ins.c
+	if c == nil {
+		return &UnsupportedError{Msg: "a detached insert (NewDetachedInsert) cannot send"}
+	}
+	if err := ins.Flush(); err != nil {
+		return err
+	}
+	ins.done = true
+	c.insert = nil
+	stop := c.watch(ctx)
+	if err := c.pw.WriteEmptyData(); err != nil {
+		stop()
+		c.markBad()
+		c.busy = false
+		return err
+	}
+	if err := c.flush(); err != nil {
+		c.busy = false
+		return c.fail(ctx, stop(), err)
+	}
+	for {
+		ev, err := c.recv(nil)
+		if err != nil {
+			c.busy = false
+			return c.fail(ctx, stop(), err)
+		}
+		if ev.code == nativeproto.ServerCodeEndOfStream {
+			stop()
+			c.busy = false
+			return nil
+		}
+	}
+}
+
+// failSend ends the insert after its block could not be encoded: the buffered rows are
+// dropped, the insert cancelled, and err returned saying so. Blocks sent before stay inserted
+// (ClickHouse keeps what an INSERT received before a Cancel).
+func (ins *Insert) failSend(err error) error {
+	buffered := ins.block.Rows()
+	ins.Abort()
+	return &InsertAbortedError{Buffered: buffered, Sent: ins.sent, Err: err}
+}
+
+// openError is the error of a statement started while this Batch is open.
+func (ins *Insert) OpenError() error {
+	return fmt.Errorf("%w (%d rows buffered, %d sent)", ErrBatchOpen, ins.block.Rows(), ins.sent)
+}
+
+// abort drops the buffered rows and cancels the insert; the connection is drained for reuse.
+func (ins *Insert) Abort() {
+	if ins.done {
+		return
+	}
+	ins.done = true
+	for i := 0; i < ins.block.NumColumns(); i++ {
+		ins.block.Column(i).Reset()
+	}
+	c := ins.c
+	if c == nil {
+		return
+	}
+	c.insert = nil
+	c.cancelAndDrain()
+	c.busy = false
+}
+
+// Block returns the block rows are appended into: its typed columns are the caller's to append
+// to until the next Flush, which sends and resets them.
+func (ins *Insert) Block() *nativeproto.Block { return ins.block }
+
+// Sent returns the rows sent in blocks so far.
+func (ins *Insert) Sent() int { return ins.sent }
+
+// Done reports whether the insert has ended (finished, aborted, or failed).
+func (ins *Insert) Done() bool { return ins.done }
+
+// Batch reports whether only the insert's own Finish ends it (see OpenInsert).
+func (ins *Insert) Batch() bool { return ins.batch }
+
+// BlockRows returns the rows per block: Flush is due when the block holds this many.
+func (ins *Insert) BlockRows() int { return ins.maxRows }
+
+// NewDetachedInsert returns an insert into b with no connection, sending every blockRows rows:
+// its appends work as on a connection's, and Flush, Finish and Abort fail or do nothing. The
+// benchmarks of the append path use it.
+func NewDetachedInsert(b *nativeproto.Block, blockRows int) *Insert {
+	return &Insert{block: b, maxRows: blockRows}
+}
