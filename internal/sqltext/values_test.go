@@ -57,7 +57,7 @@ func TestValuesAsSelect(t *testing.T) {
 	}
 }
 
-// TestInsertWantsData: the cases of the root's TestInsertSelectKeepsConnectionInStep.
+// TestInsertWantsData: the unit cases of the root's TestInsertSelectKeepsConnectionInStep, moved here.
 func TestInsertWantsData(t *testing.T) {
 	for q, want := range map[string]bool{
 		"INSERT INTO t VALUES":                 true,
