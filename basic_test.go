@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chnative/chnative/internal/bind"
+
 	"github.com/chnative/chnative/internal/testenv"
 )
 
@@ -287,7 +289,7 @@ func TestExecInsertWithArgs(t *testing.T) {
 func strconvF(f float64) string { return strings.TrimRight(strings.TrimRight(sqlFloat(f), "0"), ".") }
 
 func sqlFloat(f float64) string {
-	return strings.TrimSpace(func() string { s, _ := formatLiteral(f, 0); return s }())
+	return strings.TrimSpace(func() string { s, _ := bind.Literal(f); return s }())
 }
 
 func TestPrepareSelect(t *testing.T) {

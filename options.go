@@ -8,7 +8,9 @@ import (
 	"sort"
 	"time"
 
+	"github.com/chnative/chnative/internal/bind"
 	"github.com/chnative/chnative/internal/chconn"
+	"github.com/chnative/chnative/internal/sqltext"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -289,9 +291,9 @@ func renderParameters(o *chconn.Options, raw map[string]any, body string, rev na
 			nativeproto.RevParameters, rev)}
 	}
 	types := map[string]string{}
-	for _, p := range scanPlaceholders(body) {
-		if p.kind == '{' {
-			types[p.name] = p.typ
+	for _, p := range sqltext.Placeholders(body) {
+		if p.Kind == '{' {
+			types[p.Name] = p.Type
 		}
 	}
 	names := make([]string, 0, len(raw))
@@ -305,9 +307,9 @@ func renderParameters(o *chconn.Options, raw map[string]any, body string, rev na
 			// Not in the query text (or the type is unknown): send the plain text form.
 			typ = "String"
 		}
-		s, err := parameterValue(raw[n], typ)
+		s, err := bind.ParameterValue(raw[n], typ)
 		if err != nil {
-			return bindErr("parameter %s: %v", n, err)
+			return bind.Errorf("parameter %s: %v", n, err)
 		}
 		if o.Parameters == nil {
 			o.Parameters = map[string]string{}

@@ -563,30 +563,6 @@ func TestFakeModernSetSessionTimezone(t *testing.T) {
 	}
 }
 
-func TestSessionTimezoneOfSet(t *testing.T) {
-	for _, tt := range []struct {
-		stmt, tz string
-		ok       bool
-	}{
-		{"SET session_timezone = 'Asia/Tokyo'", "Asia/Tokyo", true},
-		{"set session_timezone='UTC'", "UTC", true},
-		{"SET a = 'x,y', session_timezone = 'It''s\\'s' ", "It's's", true},
-		{"SET session_timezone = DEFAULT", "", true},
-		{"SET a = 1", "", false},
-		{"SETTINGS session_timezone = 'x'", "", false},
-		{"SELECT 1 SETTINGS session_timezone = 'x'", "", false},
-		{"SET session_timezone = 'unterminated", "", false},
-		{"SET session_timezone = concat('A', 'B')", "", false},
-		{"SET ROLE r", "", false},
-		{"", "", false},
-	} {
-		tz, ok := sessionTimezoneOfSet(tt.stmt)
-		if tz != tt.tz || ok != tt.ok {
-			t.Errorf("sessionTimezoneOfSet(%q) = %q, %v; want %q, %v", tt.stmt, tz, ok, tt.tz, tt.ok)
-		}
-	}
-}
-
 func TestFakeModernUnknownPackets(t *testing.T) {
 	// Codes the driver cannot parse, or that a server never sends to a client, end the query
 	// with a *ProtocolError and close the connection, in a query, an insert and a ping.

@@ -5,7 +5,9 @@ import (
 	"database/sql/driver"
 	"strings"
 
+	"github.com/chnative/chnative/internal/bind"
 	"github.com/chnative/chnative/internal/chconn"
+	"github.com/chnative/chnative/internal/sqltext"
 )
 
 // QueryContext runs a query and returns its rows, one block decoded at a time.
@@ -17,7 +19,7 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	if err != nil {
 		return nil, err
 	}
-	if isInsert(query) || isSetSessionTimezone(body) {
+	if sqltext.IsInsert(query) || sqltext.IsSetSessionTimezone(body) {
 		// A SET session_timezone goes through exec too, which follows the session's zone.
 		if _, err := c.exec(ctx, query, body, params); err != nil {
 			return nil, err
@@ -46,13 +48,13 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 	if err := c.cc.Begin(); err != nil {
 		return nil, sqlErr(err)
 	}
-	if isInsert(query) {
-		tail, hasValues := insertValuesData(query)
+	if sqltext.IsInsert(query) {
+		tail, hasValues := sqltext.InsertValuesData(query)
 		switch {
-		case len(args) > 0 && !hasPlaceholders(query):
+		case len(args) > 0 && !sqltext.HasPlaceholders(query):
 			return c.insertRows(ctx, query, [][]driver.NamedValue{args})
 		case hasValues && len(args) > 0:
-			rowsArgs, ok, err := splitInsertArgs(tail, args)
+			rowsArgs, ok, err := bind.SplitInsertArgs(tail, args, namedValueKey)
 			if err != nil {
 				return nil, err
 			}
@@ -69,7 +71,7 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 			if err != nil {
 				return nil, err
 			}
-			sel, ok := valuesAsSelect(body)
+			sel, ok := sqltext.ValuesAsSelect(body)
 			if !ok {
 				return nil, &UnsupportedError{Msg: "this server ignores data written in the text of an INSERT sent over the native protocol; pass the values as arguments (INSERT ... VALUES (?, ?)) or use a prepared insert"}
 			}
@@ -97,7 +99,7 @@ func (c *conn) exec(ctx context.Context, query, body string, params map[string]s
 
 // openInsert starts a native insert with the options of ctx.
 func (c *conn) openInsert(ctx context.Context, query string, batch bool) (*chconn.Insert, error) {
-	opts, err := c.options(ctx, nil, insertBody(query))
+	opts, err := c.options(ctx, nil, sqltext.InsertBody(query))
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/sqltext"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -113,7 +114,7 @@ func insertRowsSQL[D SQLConn](ctx context.Context, db D, query string, rows [][]
 		return err
 	}
 	q := query
-	if _, ok := insertValuesData(q); !ok {
+	if _, ok := sqltext.InsertValuesData(q); !ok {
 		q = strings.TrimRight(strings.TrimSpace(q), ";") + " VALUES (" +
 			strings.TrimSuffix(strings.Repeat("?, ", len(rows[0])), ", ") + ")"
 	}

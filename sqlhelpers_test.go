@@ -3,7 +3,6 @@ package chnative
 import (
 	"context"
 	"errors"
-	"fmt"
 	"testing"
 	"time"
 
@@ -98,26 +97,5 @@ func TestInsertStatementsOfMigrationTools(t *testing.T) {
 	var sum uint64
 	if err := db.QueryRow("SELECT sum(x) FROM " + table + " WHERE s = 'four'").Scan(&sum); err != nil || sum != 18 {
 		t.Fatal(sum, err)
-	}
-}
-
-func TestValuesAsSelect(t *testing.T) {
-	for in, want := range map[string]string{
-		"INSERT INTO t VALUES (1)":                             "INSERT INTO t SELECT 1",
-		"INSERT INTO t (a, b) VALUES (1, 'x,)'), (f(2), [3]);": "INSERT INTO t (a, b) SELECT 1, 'x,)' UNION ALL SELECT f(2), [3]",
-		"INSERT INTO t VALUES (1) junk":                        "",
-		"INSERT INTO t VALUES (1 -- c\n)":                      "",
-		"INSERT INTO t VALUES (1":                              "",
-	} {
-		got, ok := valuesAsSelect(in)
-		if got != want || ok != (want != "") {
-			t.Errorf("%q: got %q %v, want %q", in, got, ok, want)
-		}
-	}
-	if idx, ok := dollarRows(" ($2, $1), ($3, $1)", 3); !ok || fmt.Sprint(idx) != "[[2 1] [3 1]]" {
-		t.Errorf("dollarRows: %v %v", idx, ok)
-	}
-	if _, ok := dollarRows(" ($1, $2)", 3); ok {
-		t.Error("dollarRows accepted an unused argument")
 	}
 }

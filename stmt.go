@@ -5,7 +5,9 @@ import (
 	"database/sql/driver"
 	"strings"
 
+	"github.com/chnative/chnative/internal/bind"
 	"github.com/chnative/chnative/internal/chconn"
+	"github.com/chnative/chnative/internal/sqltext"
 )
 
 // stmt is a prepared statement. SELECT and DDL statements keep their text and run on Query/Exec.
@@ -36,16 +38,16 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 		return nil, sqlErr(err)
 	}
 	s := &stmt{c: c, query: query}
-	if tail, ok := insertValuesData(query); ok && strings.TrimSpace(strings.TrimRight(tail, "; \t\r\n")) != "" {
-		if tuples, _, ok := placeholderRows(tail); !ok || tuples > 1 {
+	if tail, ok := sqltext.InsertValuesData(query); ok && strings.TrimSpace(strings.TrimRight(tail, "; \t\r\n")) != "" {
+		if tuples, _, ok := sqltext.PlaceholderRows(tail); !ok || tuples > 1 {
 			s.valuesTail = tail
 		}
 	}
-	if insertWantsData(query) && (!hasPlaceholders(query) || c.cc.InTx()) {
+	if sqltext.InsertWantsData(query) && (!sqltext.HasPlaceholders(query) || c.cc.InTx()) {
 		s.insert = true
 		if c.cc.InTx() {
 			if s.valuesTail != "" {
-				if err := valuesMappingError(s.valuesTail); err != nil {
+				if err := bind.ValuesMappingError(s.valuesTail); err != nil {
 					return nil, err
 				}
 			}
@@ -117,7 +119,7 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	}
 	// VALUES (?, ?), (?, ?), ($2, $1), (@b, @a) or ({b:String}, {a:String}) decide which
 	// argument goes to which column and row.
-	rowsArgs, err := mapInsertArgs(s.valuesTail, args)
+	rowsArgs, err := bind.MapInsertArgs(s.valuesTail, args, namedValueKey)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package chnative
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"strings"
@@ -13,80 +12,6 @@ import (
 // Tests of how the arguments of an INSERT's VALUES list reach the columns (unit tests of the
 // parser, then real-server tests on both servers), of a prepared INSERT ... SELECT, and of
 // sql.Named arguments to QueryBlocks.
-
-func TestValuesTuplesNested(t *testing.T) {
-	for tail, want := range map[string]string{
-		" ({a:Nullable(String)}, {b:Array(UInt8)})": "[[{a:Nullable(String)} {b:Array(UInt8)}]]",
-		"({m:Map(String, UInt8)}, ?), (?, [1, 2]);": "[[{m:Map(String, UInt8)} ?] [? [1, 2]]]",
-		"({e:Enum8('a)' = 1, 'b,' = 2)}, 'x,)(')":   "[[{e:Enum8('a)' = 1, 'b,' = 2)} 'x,)(']]",
-		"(tuple(1, 2), (3, 4))":                     "[[tuple(1, 2) (3, 4)]]",
-		"(@a,@b),(@c,@d)":                           "[[@a @b] [@c @d]]",
-		"(?, ?), (?)":                               "<nil>",
-		"(?, -- comment\n ?)":                       "<nil>",
-		"(?, ?) x":                                  "<nil>",
-		"(?, (?)":                                   "<nil>",
-		"(?, ?]":                                    "<nil>",
-		"(?, 'unterminated)":                        "<nil>",
-		"":                                          "<nil>",
-		"(?),":                                      "<nil>",
-		"({a:String}, {b:Map(String, Array(Tuple(UInt8, String)))})": "[[{a:String} {b:Map(String, Array(Tuple(UInt8, String)))}]]",
-	} {
-		got, ok := valuesTuples(tail)
-		s := fmt.Sprint(got)
-		if !ok {
-			s = "<nil>"
-		}
-		if s != want {
-			t.Errorf("valuesTuples(%q) = %s, want %s", tail, s, want)
-		}
-	}
-}
-
-func TestValuesMappingError(t *testing.T) {
-	for tail, want := range map[string]string{
-		"(?, ?), (?, ?)":                         "",
-		"($2, $1)":                               "",
-		"({b:Nullable(String)}, @a)":             "",
-		"(?, 'lit')":                             `value 2 ("'lit'") is not a placeholder`,
-		"(?, now())":                             `value 2 ("now()") is not a placeholder`,
-		"(?, $1)":                                "mixes placeholder styles (? with $N)",
-		"(@a, ?)":                                "mixes placeholder styles (named with ?)",
-		"(?, ?), (?)":                            "is not a list of tuples",
-		"({a:String}, {b:Array(UInt8)}), (1, ?)": `tuple 2, value 1 ("1")`,
-	} {
-		err := valuesMappingError(tail)
-		var be *BindError
-		switch {
-		case want == "" && err != nil:
-			t.Errorf("%q: %v", tail, err)
-		case want != "" && (!errors.As(err, &be) || !strings.Contains(err.Error(), want)):
-			t.Errorf("%q: %v, want a *BindError with %q", tail, err, want)
-		}
-	}
-}
-
-// TestSplitInsertArgsByName maps named arguments given in any order to the columns of their
-// placeholders, whatever the placeholder types hold.
-func TestSplitInsertArgsByName(t *testing.T) {
-	args := []driver.NamedValue{{Name: "b", Ordinal: 1, Value: "B"}, {Name: "c", Ordinal: 2, Value: 3}, {Name: "a", Ordinal: 3, Value: "A"}}
-	rows, ok, err := splitInsertArgs(" ({a:Nullable(String)}, {b:Nullable(String)}, {c:Array(UInt8)})", args)
-	if err != nil || !ok || len(rows) != 1 {
-		t.Fatalf("%v %v %v", rows, ok, err)
-	}
-	var got []string
-	for _, a := range rows[0] {
-		got = append(got, fmt.Sprint(a.Value))
-	}
-	if strings.Join(got, ",") != "A,B,3" {
-		t.Fatalf("row %v, want A,B,3", got)
-	}
-	if _, err := mapInsertArgs(" (?, ?)", args); err == nil || !strings.Contains(err.Error(), "2 ? placeholders") {
-		t.Fatalf("3 arguments for 2 ?: %v", err)
-	}
-	if _, err := mapInsertArgs(" ($1, $1)", args); err == nil || !strings.Contains(err.Error(), "each of the 3 arguments") {
-		t.Fatalf("$1 twice for 3 arguments: %v", err)
-	}
-}
 
 type abRow struct{ a, b string }
 

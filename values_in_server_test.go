@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/bind"
 	"github.com/chnative/chnative/internal/testenv"
 )
 
@@ -326,9 +327,9 @@ func TestValuesInStringParameterBytes(t *testing.T) {
 		{"it's", `'it\'s'`},
 		{"a\rb\x00c", `'a\\rb\\0c'`},
 	} {
-		got, err := parameterValue(tc.in, "String")
+		got, err := bind.ParameterValue(tc.in, "String")
 		if err != nil || got != tc.want {
-			t.Errorf("parameterValue(%q) = %s, %v; want %s", tc.in, got, err, tc.want)
+			t.Errorf("bind.ParameterValue(%q) = %s, %v; want %s", tc.in, got, err, tc.want)
 		}
 	}
 }

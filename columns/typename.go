@@ -3,6 +3,8 @@ package columns
 import (
 	"fmt"
 	"strings"
+
+	"github.com/chnative/chnative/internal/sqltext"
 )
 
 // Limits enforced by ParseType.
@@ -216,28 +218,15 @@ func tnIsSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
-func tnIsIdentStart(c byte) bool {
-	return c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
-}
+// The identifier rule is the SQL lexer's (internal/sqltext).
+func tnIsIdentStart(c byte) bool { return sqltext.IsIdentStart(c) }
 
-func tnIsIdentChar(c byte) bool {
-	return tnIsIdentStart(c) || ('0' <= c && c <= '9')
-}
+func tnIsIdentChar(c byte) bool { return sqltext.IsIdentChar(c) }
 
 func tnIsDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // tnIsIdent reports whether s can be written without backquotes.
-func tnIsIdent(s string) bool {
-	if s == "" || !tnIsIdentStart(s[0]) {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if !tnIsIdentChar(s[i]) {
-			return false
-		}
-	}
-	return true
-}
+func tnIsIdent(s string) bool { return sqltext.IsIdent(s) }
 
 // tnFieldNeedsQuote mirrors ClickHouse's backQuoteIfNeed for element names,
 // plus JSON's rule that a path named SKIP is always quoted.
@@ -629,30 +618,4 @@ func (p *tnParser) rawDone(start int) (TypeArg, error) {
 
 // tnWriteQuoted writes s quoted with q the way ClickHouse's
 // writeAnyQuotedString does.
-func tnWriteQuoted(b *strings.Builder, s string, q byte) {
-	b.WriteByte(q)
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case 0:
-			b.WriteString(`\0`)
-		case '\\':
-			b.WriteString(`\\`)
-		case q:
-			b.WriteByte('\\')
-			b.WriteByte(q)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte(q)
-}
+func tnWriteQuoted(b *strings.Builder, s string, q byte) { sqltext.WriteQuoted(b, s, q) }

@@ -3,6 +3,7 @@ package chconn
 import (
 	"context"
 
+	"github.com/chnative/chnative/internal/sqltext"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -32,7 +33,7 @@ func (c *Conn) Exec(ctx context.Context, query, body string, opts *Options) erro
 	if err != nil {
 		return err
 	}
-	insert := insertWantsData(query)
+	insert := sqltext.InsertWantsData(query)
 	var scratch *nativeproto.Block
 	for {
 		ev, err := c.recv(scratch)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/chnative/chnative/internal/sqltext"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -31,7 +32,7 @@ func (c *Conn) OpenInsert(ctx context.Context, query string, opts *Options, batc
 	if err := c.Begin(); err != nil {
 		return nil, err
 	}
-	stop, err := c.start(ctx, insertBody(query), opts)
+	stop, err := c.start(ctx, sqltext.InsertBody(query), opts)
 	if err != nil {
 		return nil, err
 	}

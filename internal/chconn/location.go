@@ -3,6 +3,8 @@ package chconn
 import (
 	"log/slog"
 	"time"
+
+	"github.com/chnative/chnative/internal/sqltext"
 )
 
 // helloLocation returns the server's time zone from its Hello; UTC when the Hello names none or
@@ -62,7 +64,7 @@ func (c *Conn) timezoneUpdate(tz string) {
 // setSessionTimezone applies a SET statement that the server executed: when it assigns
 // session_timezone, the session's time zone becomes that zone.
 func (c *Conn) setSessionTimezone(stmt string) {
-	tz, ok := sessionTimezoneOfSet(stmt)
+	tz, ok := sqltext.SessionTimezoneOfSet(stmt)
 	if !ok {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/sqltext"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -99,7 +100,7 @@ func (o *Options) applyOptions(settings map[string]string, body string) {
 		}
 	}
 	if !o.Deadline.IsZero() {
-		if _, ok := settings["max_execution_time"]; !ok && !nativeInsertBody(body) {
+		if _, ok := settings["max_execution_time"]; !ok && !sqltext.NativeInsertBody(body) {
 			secs := math.Ceil(time.Until(o.Deadline).Seconds())
 			settings["max_execution_time"] = strconv.FormatInt(max(int64(secs), 1), 10)
 		}

@@ -1,4 +1,4 @@
-package chnative
+package bind
 
 import (
 	"database/sql/driver"
@@ -105,30 +105,30 @@ func FuzzScanPlaceholders(f *testing.F) {
 		ps := scanPlaceholders(q)
 		last := 0
 		for _, p := range ps {
-			if p.start < last || p.end <= p.start || p.end > len(q) {
+			if p.Start < last || p.End <= p.Start || p.End > len(q) {
 				t.Fatalf("%q: placeholder %+v out of order or bounds (previous end %d)", q, p, last)
 			}
-			last = p.end
-			text := q[p.start:p.end]
-			switch p.kind {
+			last = p.End
+			text := q[p.Start:p.End]
+			switch p.Kind {
 			case '?':
 				if text != "?" {
 					t.Fatalf("%q: ? placeholder %q", q, text)
 				}
 			case '$':
-				if text != fmt.Sprintf("$%d", p.index) && !strings.HasPrefix(text, "$0") {
-					t.Fatalf("%q: $ placeholder %q index %d", q, text, p.index)
+				if text != fmt.Sprintf("$%d", p.Index) && !strings.HasPrefix(text, "$0") {
+					t.Fatalf("%q: $ placeholder %q index %d", q, text, p.Index)
 				}
 			case '@':
-				if text != "@"+p.name {
-					t.Fatalf("%q: @ placeholder %q name %q", q, text, p.name)
+				if text != "@"+p.Name {
+					t.Fatalf("%q: @ placeholder %q name %q", q, text, p.Name)
 				}
 			case '{':
-				if text[0] != '{' || text[len(text)-1] != '}' || !strings.Contains(text, p.name) {
-					t.Fatalf("%q: {} placeholder %q name %q", q, text, p.name)
+				if text[0] != '{' || text[len(text)-1] != '}' || !strings.Contains(text, p.Name) {
+					t.Fatalf("%q: {} placeholder %q name %q", q, text, p.Name)
 				}
 			default:
-				t.Fatalf("%q: kind %q", q, p.kind)
+				t.Fatalf("%q: kind %q", q, p.Kind)
 			}
 		}
 		// Binding must not panic either, whatever the arguments.

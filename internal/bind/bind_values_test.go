@@ -1,4 +1,4 @@
-package chnative
+package bind
 
 import (
 	"net"

@@ -1,4 +1,4 @@
-package chnative
+package bind
 
 import (
 	"database/sql/driver"
