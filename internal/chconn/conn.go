@@ -28,8 +28,8 @@ const (
 // closed instead of reused.
 const DrainTimeout = 700 * time.Millisecond
 
-// conn is one native protocol connection. It is used by one goroutine at a time (database/sql
-// guarantees that), except for the context watcher, which only sets deadlines.
+// Conn is one native protocol connection. It is used by one goroutine at a time (database/sql
+// guarantees that for the adapter), except for the helpers doc.go names.
 type Conn struct {
 	cfg   *dsn.Config
 	nc    net.Conn

@@ -14,7 +14,7 @@ import (
 // connection without one pays a nil check per query and per packet, nothing more: the byte
 // counter wraps the socket only for logged connections. A query's trace is kept on the
 // connection and written when the query ends (EndOfStream, an exception, a cancel, a broken
-// stream). The read-ahead goroutine (rows_ahead.go) and the background drain of a cancelled
+// stream). The read-ahead goroutine (readahead.go) and the background drain of a cancelled
 // query (drain.go) update the trace too; each runs only while the connection's owner waits for
 // it or does not touch the connection, so the trace has one writer at a time, like the rest of
 // the connection's state.
@@ -41,7 +41,7 @@ type queryTrace struct {
 	start      time.Time
 	firstBlock time.Duration // from sending the query to its first Data packet
 	blocks     int           // Data packets received (the header block included)
-	Result     int           // rows in them
+	rows       int           // rows in them
 	sentBlocks int           // insert blocks sent
 	sentRows   int
 	readAt0    uint64 // the connection's byte counter when the query was sent
@@ -58,7 +58,7 @@ func (c *Conn) traceStart(id, body string, settings int) {
 }
 
 // traceBlock records a Data packet of rows rows.
-func (c *Conn) traceBlock(Result int) {
+func (c *Conn) traceBlock(rows int) {
 	if c.log == nil || !c.trace.active {
 		return
 	}
@@ -66,16 +66,16 @@ func (c *Conn) traceBlock(Result int) {
 		c.trace.firstBlock = time.Since(c.trace.start)
 	}
 	c.trace.blocks++
-	c.trace.Result += Result
+	c.trace.rows += rows
 }
 
 // traceSent records an insert block of rows rows written to the server.
-func (c *Conn) traceSent(Result int) {
+func (c *Conn) traceSent(rows int) {
 	if c.log == nil || !c.trace.active {
 		return
 	}
 	c.trace.sentBlocks++
-	c.trace.sentRows += Result
+	c.trace.sentRows += rows
 }
 
 // traceEnd writes the query's summary: msg is what ended it ("query done", "query failed",
@@ -89,7 +89,7 @@ func (c *Conn) traceEnd(msg string, err error, attrs ...slog.Attr) {
 	all := append([]slog.Attr{
 		slog.String("addr", c.addr), slog.String("query_id", t.id),
 		slog.Duration("elapsed", time.Since(t.start)), slog.Duration("first_block", t.firstBlock),
-		slog.Int("blocks", t.blocks), slog.Int("rows", t.Result),
+		slog.Int("blocks", t.blocks), slog.Int("rows", t.rows),
 		slog.Uint64("bytes_read", c.bytesRead-t.readAt0),
 	}, attrs...)
 	if t.sentBlocks > 0 {
@@ -102,7 +102,7 @@ func (c *Conn) traceEnd(msg string, err error, attrs ...slog.Attr) {
 }
 
 // logRetry logs that the connection cannot serve the next statement, which database/sql then
-// retries on another connection (driver.ErrBadConn).
+// retries on another connection (ErrBadConn).
 func (c *Conn) logRetry(reason string) {
 	if c.log != nil {
 		c.log.Debug("chnative: connection not reusable, database/sql retries on another",

@@ -17,7 +17,7 @@ import (
 // ResetSession, Close, Location and the transaction's Commit and Rollback. The drain is bounded
 // (DrainTimeout for the Cancel's write and again for the reads); when the server does not end
 // the query in time, the connection is marked bad and closed, and database/sql's next use of it
-// gets driver.ErrBadConn and moves to another connection.
+// gets ErrBadConn (driver.ErrBadConn) and moves to another connection.
 //
 // database/sql puts the connection back in the pool right after the failed call returns
 // (IsValid, on the caller's goroutine): IsValid does not wait, it reports a draining connection
@@ -36,7 +36,7 @@ type drainState struct {
 
 // cancelOffPath starts cancelling the running query on a goroutine and returns at once. cause is
 // the context's error, for the debug log; cancelSent says the Cancel packet was already written
-// (rows.Close after a read-ahead), so only the drain is left.
+// (Result.Close after a read-ahead), so only the drain is left.
 func (c *Conn) cancelOffPath(cause error, cancelSent bool) {
 	if c.bad {
 		return

@@ -8,7 +8,7 @@ import (
 	"github.com/chnative/chnative/nativeproto"
 )
 
-// insertState is an open native INSERT: the server has sent the table header and waits for data
+// Insert is an open native INSERT: the server has sent the table header and waits for data
 // blocks. Rows are appended into typed columns and sent every maxRows rows.
 type Insert struct {
 	c       *Conn
@@ -124,7 +124,7 @@ func (ins *Insert) rowError(i int, err error) error {
 	return &ColumnError{Column: b.Name(i), Type: b.Type(i), Row: ins.sent + n, Err: err}
 }
 
-// sendBlock sends the buffered rows as one Data block. When the block cannot be encoded
+// Flush sends the buffered rows as one Data block. When the block cannot be encoded
 // (columns of different lengths, a value the wire form refuses) nothing of it is written: the
 // insert is cancelled and drained (see failSend), so the connection is ready for the next
 // query, or marked bad when the drain fails.
@@ -155,7 +155,7 @@ func (ins *Insert) Flush() error {
 	return nil
 }
 
-// finish sends the remaining rows and the end of data, and waits for the server to confirm.
+// Finish sends the remaining rows and the end of data, and waits for the server to confirm.
 func (ins *Insert) Finish(ctx context.Context) error {
 	if ins.done {
 		return nil
@@ -203,12 +203,12 @@ func (ins *Insert) failSend(err error) error {
 	return &InsertAbortedError{Buffered: buffered, Sent: ins.sent, Err: err}
 }
 
-// openError is the error of a statement started while this Batch is open.
+// OpenError is the error of a statement started while this Batch is open.
 func (ins *Insert) OpenError() error {
 	return fmt.Errorf("%w (%d rows buffered, %d sent)", ErrBatchOpen, ins.block.Rows(), ins.sent)
 }
 
-// abort drops the buffered rows and cancels the insert; the connection is drained for reuse.
+// Abort drops the buffered rows and cancels the insert; the connection is drained for reuse.
 func (ins *Insert) Abort() {
 	if ins.done {
 		return
