@@ -165,7 +165,7 @@ func (c *String) Read(r *Reader, rows int) error {
 		// the window (at most 64 KiB of it: a byte-slice Reader's window is the whole rest of the
 		// input, not just this column), so values rarely reallocate it; short values are moved as
 		// one 16-byte word when both sides have the room.
-		b := r.buf[r.r:r.w]
+		b := r.Window()
 		p := 0
 		buf, ends := c.buf, c.ends
 		if room := min(len(b), 64<<10); cap(buf)-len(buf) < room {
@@ -196,7 +196,7 @@ func (c *String) Read(r *Reader, rows int) error {
 			p = q + m
 		}
 		c.buf, c.ends = buf, ends
-		r.r += p
+		r.Consume(p)
 		if len(c.ends) == rows {
 			break
 		}
