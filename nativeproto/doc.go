@@ -10,10 +10,11 @@
 // One file per packet, with its encoder and decoder side by side: hello.go (client and server
 // Hello, addendum), query.go with client_info.go and settings.go, exception.go, progress.go,
 // profile_info.go, table_columns.go, tables_status.go, block.go (Data/Totals/Extremes/Log/
-// ProfileEvents block body), native.go (the Native format), and packet_reader.go /
-// packet_writer.go, the connection-level helpers the driver drives. compress*.go hold the
-// compression frames, chunked.go the (declined) chunked packet negotiation, feature.go the
-// revision gates with what was verified of each.
+// ProfileEvents block body), server_logs.go and profile_events.go (the rows of Log and
+// ProfileEvents blocks as [LogEntry] and [ProfileEvent] values), native.go (the Native format),
+// and packet_reader.go / packet_writer.go, the connection-level helpers the driver drives.
+// compress*.go hold the compression frames, chunked.go the (declined) chunked packet negotiation,
+// feature.go the revision gates with what was verified of each.
 //
 // # Conventions
 //
