@@ -1,7 +1,6 @@
 package columns
 
 import (
-	"database/sql/driver"
 	"encoding"
 	"fmt"
 	"math"
@@ -11,21 +10,18 @@ import (
 	"unsafe"
 )
 
-// deref unwraps driver.Valuer values and non-nil pointers. It reports isNil for nil, nil pointers
-// and Valuers that return nil.
+// deref unwraps database/sql Valuers (driver.Valuer, recognised as valuer.go says) and non-nil
+// pointers. It reports isNil for nil, nil pointers and Valuers that return nil.
 func deref(v any) (out any, isNil bool, err error) {
 	for range 8 {
-		switch x := v.(type) {
-		case nil:
+		if v == nil {
 			return nil, true, nil
-		case driver.Valuer:
-			if rv := reflect.ValueOf(x); rv.Kind() == reflect.Pointer && rv.IsNil() {
-				return nil, true, nil
+		}
+		if x, ok, isNil, err := callValuer(v); ok {
+			if isNil || err != nil {
+				return nil, isNil, err
 			}
-			v, err = x.Value()
-			if err != nil {
-				return nil, false, err
-			}
+			v = x
 			continue
 		}
 		rv := reflect.ValueOf(v)
@@ -56,13 +52,11 @@ func derefWith(v any, before, after func(any) bool) (out any, isNil bool, err er
 		if before != nil && before(v) {
 			return v, false, nil
 		}
-		if x, ok := v.(driver.Valuer); ok {
-			if rv := reflect.ValueOf(x); rv.Kind() == reflect.Pointer && rv.IsNil() {
-				return nil, true, nil
+		if x, ok, isNil, err := callValuer(v); ok {
+			if isNil || err != nil {
+				return nil, isNil, err
 			}
-			if v, err = x.Value(); err != nil {
-				return nil, false, err
-			}
+			v = x
 			continue
 		}
 		if after != nil && after(v) {
