@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"strconv"
 	"time"
-	"unsafe"
 )
 
 // deref unwraps database/sql Valuers (driver.Valuer, recognised as valuer.go says) and non-nil
@@ -235,13 +234,13 @@ func convertNum[T FixedNum](col Column, v any) (T, error) {
 		case 'u':
 			return T(u), nil
 		}
-		if unsafe.Sizeof(z) == 4 && !math.IsNaN(f) && !math.IsInf(f, 0) && math.Abs(f) > math.MaxFloat32 {
+		if sizeOf[T]() == 4 && !math.IsNaN(f) && !math.IsInf(f, 0) && math.Abs(f) > math.MaxFloat32 {
 			return z, mismatch(col, v, "out of range")
 		}
 		return T(f), nil
 	}
 	signed := T(0)-1 < 0
-	bits := uint(unsafe.Sizeof(z)) * 8
+	bits := uint(sizeOf[T]()) * 8
 	if kind == 'f' {
 		if f != math.Trunc(f) || math.IsInf(f, 0) || math.IsNaN(f) {
 			return z, mismatch(col, v, "not an integer")
@@ -286,20 +285,20 @@ func parseNum[T FixedNum](col Column, s string) (T, error) {
 	var z T
 	switch any(z).(type) {
 	case float32, float64:
-		f, err := strconv.ParseFloat(s, int(unsafe.Sizeof(z))*8)
+		f, err := strconv.ParseFloat(s, sizeOf[T]()*8)
 		if err != nil {
 			return z, mismatch(col, s, "not a number")
 		}
 		return T(f), nil
 	}
 	if T(0)-1 < 0 {
-		i, err := strconv.ParseInt(s, 10, int(unsafe.Sizeof(z))*8)
+		i, err := strconv.ParseInt(s, 10, sizeOf[T]()*8)
 		if err != nil {
 			return z, mismatch(col, s, "not an integer in range")
 		}
 		return T(i), nil
 	}
-	u, err := strconv.ParseUint(s, 10, int(unsafe.Sizeof(z))*8)
+	u, err := strconv.ParseUint(s, 10, sizeOf[T]()*8)
 	if err != nil {
 		return z, mismatch(col, s, "not an integer in range")
 	}

@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"reflect"
 	"slices"
-	"unsafe"
 )
 
 // String is a column of byte strings, stored as one byte arena plus end offsets. Decoding walks the
@@ -39,13 +38,13 @@ func (c *String) Bytes(i int) []byte { return c.buf[c.start(i):c.ends[i]:c.ends[
 func (c *String) String(i int) string { return string(c.buf[c.start(i):c.ends[i]]) }
 
 // UnsafeString returns value i as a string that shares the column's memory: valid only until the
-// column is next read, reset or appended to.
+// column is next read, reset or appended to. Built with the purego tag it returns a copy.
 func (c *String) UnsafeString(i int) string {
 	b := c.buf[c.start(i):c.ends[i]]
 	if len(b) == 0 {
 		return ""
 	}
-	return unsafe.String(unsafe.SliceData(b), len(b))
+	return unsafeString(b)
 }
 
 // Data returns the arena and the end offsets (borrowed): value i is buf[ends[i-1]:ends[i]].
