@@ -170,4 +170,12 @@
 //
 // The package reads and writes fixed-width values as the bytes of Go slices and so builds only on
 // little-endian CPUs.
+//
+// # unsafe and the purego build
+//
+// unsafe is used in two files only, each saying why and what it relies on: fixed_unsafe.go (the
+// byte views of fixed-width columns that make Read and Write one copy and WireBytes no copy) and
+// string_unsafe.go (String.UnsafeString). Built with the purego tag, their twins fixed_purego.go
+// and string_purego.go do the same with encoding/binary and copies: the same bytes and values,
+// slower, and WireBytes and UnsafeString then return memory of their own.
 package columns
