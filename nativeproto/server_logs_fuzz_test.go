@@ -1,7 +1,6 @@
 package nativeproto
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/chnative/chnative/internal/wire"
@@ -17,16 +16,7 @@ func FuzzDecodeLogBlocks(f *testing.F) {
 		}
 		f.Add(w.Buf)
 	}
-	p := NewPacketReader(strings.NewReader(string(capture(f, "profile_events_lz4_26_7.raw"))))
-	p.SetRevision(LatestRevision)
-	p.SetCompression(true)
-	if _, err := p.ReadCode(); err != nil {
-		f.Fatal(err)
-	}
-	_, b, err := p.ReadLogBlock(nil)
-	if err != nil {
-		f.Fatal(err)
-	}
+	b := profileEventsBlock(f)
 	var w wire.Writer
 	if err := WriteBlock(&w, LatestRevision, true, b); err != nil {
 		f.Fatal(err)

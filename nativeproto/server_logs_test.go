@@ -112,8 +112,9 @@ func TestDecodeProfileEvents(t *testing.T) {
 	}
 }
 
-// The ProfileEvents block of a 26.7 server decodes to named counters of both kinds.
-func TestDecodeProfileEvents267Capture(t *testing.T) {
+// profileEventsBlock is the block of the ProfileEvents packet a 26.7 server sent (captured).
+func profileEventsBlock(t testing.TB) *Block {
+	t.Helper()
 	p := NewPacketReader(strings.NewReader(string(capture(t, "profile_events_lz4_26_7.raw"))))
 	p.SetRevision(LatestRevision)
 	p.SetCompression(true)
@@ -124,6 +125,12 @@ func TestDecodeProfileEvents267Capture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return b
+}
+
+// The ProfileEvents block of a 26.7 server decodes to named counters of both kinds.
+func TestDecodeProfileEvents267Capture(t *testing.T) {
+	b := profileEventsBlock(t)
 	evs := DecodeProfileEvents(b)
 	if len(evs) != b.Rows() || len(evs) == 0 {
 		t.Fatalf("%d events from %d rows", len(evs), b.Rows())

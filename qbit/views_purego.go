@@ -14,62 +14,48 @@ import (
 // whose preconditions fail panics inside encode or decode before the caller's slice is written.
 
 func encodeFloat32(dst []byte, src []float32, dim int) {
-	p := scratch[uint32](&pool32, len(src))
-	defer pool32.Put(p)
-	b := *p
-	for i, f := range src {
-		b[i] = math.Float32bits(f)
-	}
-	encode(dst, b, dim, 32, enc32)
+	encodeAs(dst, src, dim, 32, enc32, &pool32, math.Float32bits)
 }
 
 func decodeFloat32(dst []float32, src []byte, dim int) {
-	p := scratch[uint32](&pool32, len(dst))
-	defer pool32.Put(p)
-	b := *p
-	decode(b, src, dim, 32, dec32)
-	for i, u := range b {
-		dst[i] = math.Float32frombits(u)
-	}
+	decodeAs(dst, src, dim, 32, dec32, &pool32, math.Float32frombits)
 }
 
 func encodeFloat64(dst []byte, src []float64, dim int) {
-	p := scratch[uint64](&pool64, len(src))
-	defer pool64.Put(p)
-	b := *p
-	for i, f := range src {
-		b[i] = math.Float64bits(f)
-	}
-	encode(dst, b, dim, 64, enc64)
+	encodeAs(dst, src, dim, 64, enc64, &pool64, math.Float64bits)
 }
 
 func decodeFloat64(dst []float64, src []byte, dim int) {
-	p := scratch[uint64](&pool64, len(dst))
-	defer pool64.Put(p)
-	b := *p
-	decode(b, src, dim, 64, dec64)
-	for i, u := range b {
-		dst[i] = math.Float64frombits(u)
-	}
+	decodeAs(dst, src, dim, 64, dec64, &pool64, math.Float64frombits)
 }
 
 func encodeInt8(dst []byte, src []int8, dim int) {
-	p := scratch[byte](&pool8, len(src))
-	defer pool8.Put(p)
-	b := *p
-	for i, v := range src {
-		b[i] = byte(v)
-	}
-	encode(dst, b, dim, 8, enc8)
+	encodeAs(dst, src, dim, 8, enc8, &pool8, func(v int8) byte { return byte(v) })
 }
 
 func decodeInt8(dst []int8, src []byte, dim int) {
-	p := scratch[byte](&pool8, len(dst))
-	defer pool8.Put(p)
+	decodeAs(dst, src, dim, 8, dec8, &pool8, func(v byte) int8 { return int8(v) })
+}
+
+// encodeAs is encode of src's elements converted by bits to their patterns U.
+func encodeAs[E, U any](dst []byte, src []E, dim, w int, kern func([]U, []uint64), pool *sync.Pool, bits func(E) U) {
+	p := scratch[U](pool, len(src))
+	defer pool.Put(p)
 	b := *p
-	decode(b, src, dim, 8, dec8)
-	for i, v := range b {
-		dst[i] = int8(v)
+	for i, v := range src {
+		b[i] = bits(v)
+	}
+	encode(dst, b, dim, w, kern)
+}
+
+// decodeAs is decode into patterns U, converted by from into dst's elements.
+func decodeAs[E, U any](dst []E, src []byte, dim, w int, kern func([]uint64, []U), pool *sync.Pool, from func(U) E) {
+	p := scratch[U](pool, len(dst))
+	defer pool.Put(p)
+	b := *p
+	decode(b, src, dim, w, kern)
+	for i, u := range b {
+		dst[i] = from(u)
 	}
 }
 
