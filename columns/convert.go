@@ -1,31 +1,26 @@
 package columns
 
 import (
-	"database/sql/driver"
 	"encoding"
 	"fmt"
 	"math"
 	"reflect"
 	"strconv"
 	"time"
-	"unsafe"
 )
 
-// deref unwraps driver.Valuer values and non-nil pointers. It reports isNil for nil, nil pointers
-// and Valuers that return nil.
+// deref unwraps database/sql Valuers (driver.Valuer, recognised as valuer.go says) and non-nil
+// pointers. It reports isNil for nil, nil pointers and Valuers that return nil.
 func deref(v any) (out any, isNil bool, err error) {
 	for range 8 {
-		switch x := v.(type) {
-		case nil:
+		if v == nil {
 			return nil, true, nil
-		case driver.Valuer:
-			if rv := reflect.ValueOf(x); rv.Kind() == reflect.Pointer && rv.IsNil() {
-				return nil, true, nil
+		}
+		if x, ok, isNil, err := callValuer(v); ok {
+			if isNil || err != nil {
+				return nil, isNil, err
 			}
-			v, err = x.Value()
-			if err != nil {
-				return nil, false, err
-			}
+			v = x
 			continue
 		}
 		rv := reflect.ValueOf(v)
@@ -56,13 +51,11 @@ func derefWith(v any, before, after func(any) bool) (out any, isNil bool, err er
 		if before != nil && before(v) {
 			return v, false, nil
 		}
-		if x, ok := v.(driver.Valuer); ok {
-			if rv := reflect.ValueOf(x); rv.Kind() == reflect.Pointer && rv.IsNil() {
-				return nil, true, nil
+		if x, ok, isNil, err := callValuer(v); ok {
+			if isNil || err != nil {
+				return nil, isNil, err
 			}
-			if v, err = x.Value(); err != nil {
-				return nil, false, err
-			}
+			v = x
 			continue
 		}
 		if after != nil && after(v) {
@@ -241,13 +234,13 @@ func convertNum[T FixedNum](col Column, v any) (T, error) {
 		case 'u':
 			return T(u), nil
 		}
-		if unsafe.Sizeof(z) == 4 && !math.IsNaN(f) && !math.IsInf(f, 0) && math.Abs(f) > math.MaxFloat32 {
+		if sizeOf[T]() == 4 && !math.IsNaN(f) && !math.IsInf(f, 0) && math.Abs(f) > math.MaxFloat32 {
 			return z, mismatch(col, v, "out of range")
 		}
 		return T(f), nil
 	}
 	signed := T(0)-1 < 0
-	bits := uint(unsafe.Sizeof(z)) * 8
+	bits := uint(sizeOf[T]()) * 8
 	if kind == 'f' {
 		if f != math.Trunc(f) || math.IsInf(f, 0) || math.IsNaN(f) {
 			return z, mismatch(col, v, "not an integer")
@@ -292,20 +285,20 @@ func parseNum[T FixedNum](col Column, s string) (T, error) {
 	var z T
 	switch any(z).(type) {
 	case float32, float64:
-		f, err := strconv.ParseFloat(s, int(unsafe.Sizeof(z))*8)
+		f, err := strconv.ParseFloat(s, sizeOf[T]()*8)
 		if err != nil {
 			return z, mismatch(col, s, "not a number")
 		}
 		return T(f), nil
 	}
 	if T(0)-1 < 0 {
-		i, err := strconv.ParseInt(s, 10, int(unsafe.Sizeof(z))*8)
+		i, err := strconv.ParseInt(s, 10, sizeOf[T]()*8)
 		if err != nil {
 			return z, mismatch(col, s, "not an integer in range")
 		}
 		return T(i), nil
 	}
-	u, err := strconv.ParseUint(s, 10, int(unsafe.Sizeof(z))*8)
+	u, err := strconv.ParseUint(s, 10, sizeOf[T]()*8)
 	if err != nil {
 		return z, mismatch(col, s, "not an integer in range")
 	}

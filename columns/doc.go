@@ -52,7 +52,9 @@
 // LowCardinality(Nullable(T)) columns take (Array and Map take nil as an empty value). Named types
 // are accepted by their underlying kind (type MyInt int works wherever int does). Integers convert
 // only when the value fits exactly; floats convert to integer columns only when integral and in
-// range; numeric strings parse.
+// range; numeric strings parse. The package does not import database/sql: a driver.Valuer is
+// recognised by its method's shape, Value() returning an empty interface type and error (see
+// valuer.go), which [Decimal.Value] has too.
 //
 // As clickhouse-go's columns do, some columns take a value by a method it has (a method with a
 // pointer receiver too: each pointer is looked at before it is followed). FixedString takes the
@@ -168,4 +170,12 @@
 //
 // The package reads and writes fixed-width values as the bytes of Go slices and so builds only on
 // little-endian CPUs.
+//
+// # unsafe and the purego build
+//
+// unsafe is used in two files only, each saying why and what it relies on: fixed_unsafe.go (the
+// byte views of fixed-width columns that make Read and Write one copy and WireBytes no copy) and
+// string_unsafe.go (String.UnsafeString). Built with the purego tag, their twins fixed_purego.go
+// and string_purego.go do the same with encoding/binary and copies: the same bytes and values,
+// slower, and WireBytes and UnsafeString then return memory of their own.
 package columns

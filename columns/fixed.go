@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"unsafe"
 )
 
 // FixedNum is the set of Go types stored by fixed-width numeric columns.
@@ -137,8 +136,9 @@ func (c *Fixed[T]) Read(r *Reader, rows int) error {
 func (c *Fixed[T]) Write(w *Writer) { w.Buf = appendFixed(w.Buf, c.data) }
 
 // WireBytes returns the bytes Write would append, as a view of the column's memory (valid until
-// the column is next changed). The protocol layer sends large columns from it without a copy.
-func (c *Fixed[T]) WireBytes() []byte { return asBytes(c.data) }
+// the column is next changed; built with the purego tag, a copy). The protocol layer sends large
+// columns from it without a copy.
+func (c *Fixed[T]) WireBytes() []byte { return wireBytes(c.data) }
 
 // appendRaw appends every value of src, a column of the same type, without converting them
 // (LowCardinality merges dictionaries bit-exactly with it). It reports false, appending nothing,
@@ -156,20 +156,10 @@ func (c *Fixed[T]) appendRaw(src Column) bool {
 // from clickhouse-go: encoding/json writes it as [], not null).
 func (c *Fixed[T]) sliceValue(lo, hi int) any { return append(make([]T, 0, hi-lo), c.data[lo:hi]...) }
 
-// asBytes views a slice of fixed-width numbers as its bytes.
-func asBytes[T any](s []T) []byte {
-	if len(s) == 0 {
-		return nil
-	}
-	var z T
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(z)))
-}
-
 // readFixed appends rows values to dst. Memory grows with the bytes received, never ahead of them
 // by more than growChunk values, so a hostile row count cannot force a large allocation.
 func readFixed[T any](r *Reader, dst []T, rows int) ([]T, error) {
-	var z T
-	size := int(unsafe.Sizeof(z))
+	size := sizeOf[T]()
 	if rows < 0 {
 		return dst, fmt.Errorf("negative row count %d", rows)
 	}
@@ -186,12 +176,10 @@ func readFixed[T any](r *Reader, dst []T, rows int) ([]T, error) {
 		}
 		n := len(dst)
 		dst = dst[:n+want]
-		if err := r.ReadFull(asBytes(dst[n:])); err != nil {
+		if err := readFixedInto(r, dst[n:]); err != nil {
 			return dst[:n], unexpected(err)
 		}
 		got += want
 	}
 	return dst, nil
 }
-
-func appendFixed[T any](dst []byte, s []T) []byte { return append(dst, asBytes(s)...) }

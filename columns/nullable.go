@@ -1,9 +1,6 @@
 package columns
 
-import (
-	"database/sql/driver"
-	"reflect"
-)
+import "reflect"
 
 // Nullable is a column of Nullable(T): a null map (1 = NULL) and the inner column, which holds T's
 // default value at NULL rows.
@@ -61,7 +58,7 @@ func (c *Nullable) AppendValue(v any) error {
 		c.AppendNull()
 		return nil
 	}
-	if _, isValuer := v.(driver.Valuer); !isValuer && reflect.TypeOf(v).Kind() != reflect.Pointer {
+	if reflect.TypeOf(v).Kind() != reflect.Pointer && !isValuer(v) {
 		// Neither a pointer nor a Valuer: not NULL, and the inner column takes it as it is.
 		if err := c.inner.AppendValue(v); err != nil {
 			return err

@@ -1,413 +1,48 @@
 package columns
 
 import (
-	"encoding/binary"
-	"errors"
-	"fmt"
 	"io"
-	"math"
+
+	"github.com/chnative/chnative/internal/wire"
 )
 
-// DefaultReaderSize is the buffer size of a Reader made by NewReader.
-const DefaultReaderSize = 64 << 10
+// The byte reader lives in internal/wire, below this package and nativeproto, which share it. The
+// names below are its historical names here; each denotes the same type, value or function.
 
-// MaxStringSize caps the length of one String value a Reader accepts (1 GiB, as the server's own cap).
-const MaxStringSize = 1 << 30
+// DefaultReaderSize is the buffer size of a Reader made by NewReader. It lives in internal/wire.
+const DefaultReaderSize = wire.DefaultReaderSize
 
-// ErrShortBuffer wraps io.ErrUnexpectedEOF: the input ended inside a value.
-var ErrShortBuffer = io.ErrUnexpectedEOF
-
-// Reader is a buffered little-endian reader of the ClickHouse binary encodings (varints, fixed-width
-// integers, length-prefixed strings). Columns decode from it. It is not safe for concurrent use.
-//
-// Reader never reads more from its source than the bytes asked for, rounded up to what one Read call
-// of the source returns: callers that switch sources between packets (for example between a raw socket
-// and a decompressing frame reader) use one Reader per source.
-type Reader struct {
-	src  io.Reader
-	buf  []byte
-	r, w int
-	// remaining bounds what the reader may still consume when the source is a fixed-size buffer;
-	// -1 when unbounded (a stream).
-	remaining int64
-	// borrowed is set while buf is the caller's slice (NewBytesReader, ResetBytes): Reset must not
-	// then read a stream into it.
-	borrowed bool
-}
+// MaxStringSize caps the length of one String value a Reader accepts (1 GiB, as the server's own
+// cap). It lives in internal/wire.
+const MaxStringSize = wire.MaxStringSize
 
 // MinReaderSize is the smallest buffer NewReaderSize uses: every fixed-width value the package
-// reads with Next or Peek fits in it.
-const MinReaderSize = 16
+// reads with Next or Peek fits in it. It lives in internal/wire.
+const MinReaderSize = wire.MinReaderSize
 
-// NewReader returns a Reader over src with a DefaultReaderSize buffer.
-func NewReader(src io.Reader) *Reader { return NewReaderSize(src, DefaultReaderSize) }
+// ErrShortBuffer wraps io.ErrUnexpectedEOF: the input ended inside a value. It lives in
+// internal/wire.
+var ErrShortBuffer = wire.ErrShortBuffer
+
+// Reader is a buffered little-endian reader of the ClickHouse binary encodings (varints,
+// fixed-width integers, length-prefixed strings); columns decode from it. It is not safe for
+// concurrent use. It lives in internal/wire, whose package doc describes its ownership rules.
+type Reader = wire.Reader
+
+// LimitError reports a count or length read from the input that exceeds a cap. It lives in
+// internal/wire.
+type LimitError = wire.LimitError
+
+// NewReader returns a Reader over src with a DefaultReaderSize buffer. It lives in internal/wire.
+func NewReader(src io.Reader) *Reader { return wire.NewReader(src) }
 
 // NewReaderSize returns a Reader over src with a buffer of size bytes (at least MinReaderSize).
-// Values larger than the buffer are still read whole; a small buffer only costs more Read calls.
-func NewReaderSize(src io.Reader, size int) *Reader {
-	return &Reader{src: src, buf: make([]byte, max(size, MinReaderSize)), remaining: -1}
-}
+// It lives in internal/wire.
+func NewReaderSize(src io.Reader, size int) *Reader { return wire.NewReaderSize(src, size) }
 
-// NewBytesReader returns a Reader over b. The Reader reads b in place: strings returned as borrowed
-// bytes point into b.
-func NewBytesReader(b []byte) *Reader {
-	return &Reader{buf: b, w: len(b), remaining: int64(len(b)), borrowed: true}
-}
-
-// Reset makes the Reader read from src, dropping buffered bytes. A Reader that was reading a
-// caller's byte slice gets a buffer of its own: the slice is never written to.
-func (r *Reader) Reset(src io.Reader) {
-	r.src = src
-	r.r, r.w = 0, 0
-	r.remaining = -1
-	if r.borrowed || len(r.buf) == 0 {
-		r.buf = make([]byte, DefaultReaderSize)
-		r.borrowed = false
-	}
-}
-
-// ResetBytes makes the Reader read b in place.
-func (r *Reader) ResetBytes(b []byte) {
-	r.src = nil
-	r.buf = b
-	r.r, r.w = 0, len(b)
-	r.remaining = int64(len(b))
-	r.borrowed = true
-}
-
-// Buffered returns the number of bytes read from the source and not yet consumed.
-func (r *Reader) Buffered() int { return r.w - r.r }
-
-// InputLimit reports an upper bound of the bytes still readable, or -1 when the source is a stream
-// of unknown length. Decoders use it to refuse counts that cannot fit the input before allocating.
-func (r *Reader) InputLimit() int64 {
-	if r.src == nil {
-		return int64(r.w - r.r)
-	}
-	return -1
-}
-
-// fill reads at least one more byte into the buffer, compacting it first. At the end of the input
-// it returns io.EOF (callers inside a value turn it into io.ErrUnexpectedEOF).
-func (r *Reader) fill() error {
-	if r.src == nil {
-		return io.EOF
-	}
-	if r.r > 0 {
-		n := copy(r.buf, r.buf[r.r:r.w])
-		r.r, r.w = 0, n
-	}
-	if r.w == len(r.buf) {
-		return errors.New("columns: reader buffer full")
-	}
-	for i := 0; i < 100; i++ {
-		n, err := r.src.Read(r.buf[r.w:])
-		r.w += n
-		if n > 0 {
-			return nil
-		}
-		if err != nil {
-			if err == io.EOF {
-				return io.EOF
-			}
-			return err
-		}
-	}
-	return io.ErrNoProgress
-}
-
-// need makes n bytes available in the buffer; n must not exceed the buffer size.
-func (r *Reader) need(n int) error {
-	for r.w-r.r < n {
-		if r.src == nil {
-			if r.w-r.r == 0 {
-				return io.EOF
-			}
-			return io.ErrUnexpectedEOF
-		}
-		if n > len(r.buf) {
-			return fmt.Errorf("columns: %d bytes exceed the reader buffer", n)
-		}
-		if err := r.fill(); err != nil {
-			if err == io.EOF {
-				if r.w-r.r == 0 {
-					return io.EOF
-				}
-				return io.ErrUnexpectedEOF
-			}
-			return err
-		}
-	}
-	return nil
-}
+// NewBytesReader returns a Reader over b, reading b in place: strings returned as borrowed bytes
+// point into b. It lives in internal/wire.
+func NewBytesReader(b []byte) *Reader { return wire.NewBytesReader(b) }
 
 // unexpected turns io.EOF into io.ErrUnexpectedEOF: inside a value the end of input is never clean.
-func unexpected(err error) error {
-	if err == io.EOF {
-		return io.ErrUnexpectedEOF
-	}
-	return err
-}
-
-// ReadFull fills p. At the very start of input with nothing read it returns io.EOF; inside p it
-// returns io.ErrUnexpectedEOF.
-func (r *Reader) ReadFull(p []byte) error {
-	n := copy(p, r.buf[r.r:r.w])
-	r.r += n
-	if n == len(p) {
-		return nil
-	}
-	if r.src == nil {
-		if n == 0 && len(p) > 0 {
-			return io.EOF
-		}
-		return io.ErrUnexpectedEOF
-	}
-	p = p[n:]
-	// Large remainders go straight from the source into p; small ones through the buffer.
-	if len(p) >= len(r.buf)/2 {
-		m, err := io.ReadFull(r.src, p)
-		if err != nil {
-			if err == io.EOF && n == 0 && m == 0 {
-				return io.EOF
-			}
-			return unexpected(err)
-		}
-		return nil
-	}
-	for len(p) > 0 {
-		if err := r.fill(); err != nil {
-			if err == io.EOF && n == 0 {
-				return io.EOF
-			}
-			return unexpected(err)
-		}
-		m := copy(p, r.buf[r.r:r.w])
-		r.r += m
-		n += m
-		p = p[m:]
-	}
-	return nil
-}
-
-// Skip discards n bytes.
-func (r *Reader) Skip(n int) error {
-	for n > 0 {
-		if r.r == r.w {
-			if err := r.fill(); err != nil {
-				return unexpected(err)
-			}
-		}
-		m := min(n, r.w-r.r)
-		r.r += m
-		n -= m
-	}
-	return nil
-}
-
-// Peek returns the next n bytes without consuming them. The slice is borrowed until the next call.
-func (r *Reader) Peek(n int) ([]byte, error) {
-	if err := r.need(n); err != nil {
-		return nil, unexpected(err)
-	}
-	return r.buf[r.r : r.r+n], nil
-}
-
-// Next consumes and returns the next n bytes (n at most the buffer size). The slice is borrowed: it
-// is valid until the next call on the Reader.
-func (r *Reader) Next(n int) ([]byte, error) {
-	if err := r.need(n); err != nil {
-		return nil, unexpected(err)
-	}
-	b := r.buf[r.r : r.r+n]
-	r.r += n
-	return b, nil
-}
-
-// window returns the buffered bytes, reading more when fewer than want are buffered and the
-// source may have more. The caller consumes with r.r += k.
-func (r *Reader) window(want int) []byte {
-	if r.w-r.r < want && r.src != nil {
-		_ = r.need(min(want, len(r.buf)))
-	}
-	return r.buf[r.r:r.w]
-}
-
-// Byte reads one byte. At the very start of the input it returns io.EOF.
-func (r *Reader) Byte() (byte, error) {
-	if r.r == r.w {
-		if err := r.fill(); err != nil {
-			return 0, err
-		}
-	}
-	b := r.buf[r.r]
-	r.r++
-	return b, nil
-}
-
-// Bool reads a UInt8 that must be 0 or 1.
-func (r *Reader) Bool() (bool, error) {
-	b, err := r.Byte()
-	if err != nil {
-		return false, unexpected(err)
-	}
-	if b > 1 {
-		return false, fmt.Errorf("columns: bool byte %#x is neither 0 nor 1", b)
-	}
-	return b == 1, nil
-}
-
-// UVarInt reads an unsigned LEB128 integer. At the very start of the input it returns io.EOF.
-func (r *Reader) UVarInt() (uint64, error) {
-	if r.w-r.r >= binary.MaxVarintLen64 {
-		v, n := binary.Uvarint(r.buf[r.r:r.w])
-		if n <= 0 {
-			return 0, errors.New("columns: varint overflows 64 bits")
-		}
-		r.r += n
-		return v, nil
-	}
-	var v uint64
-	for i := 0; i < binary.MaxVarintLen64; i++ {
-		b, err := r.Byte()
-		if err != nil {
-			if i > 0 {
-				return 0, unexpected(err)
-			}
-			return 0, err
-		}
-		if i == binary.MaxVarintLen64-1 && b > 1 {
-			return 0, errors.New("columns: varint overflows 64 bits")
-		}
-		v |= uint64(b&0x7f) << (7 * i)
-		if b < 0x80 {
-			return v, nil
-		}
-	}
-	return 0, errors.New("columns: varint overflows 64 bits")
-}
-
-// Count reads a UVarInt count or length and checks it against max, naming what in the error.
-func (r *Reader) Count(what string, max int) (int, error) {
-	v, err := r.UVarInt()
-	if err != nil {
-		return 0, unexpected(err)
-	}
-	if v > uint64(max) {
-		return 0, &LimitError{What: what, Value: v, Max: uint64(max)}
-	}
-	return int(v), nil
-}
-
-// Uint16 reads a little-endian uint16.
-func (r *Reader) Uint16() (uint16, error) {
-	b, err := r.Next(2)
-	if err != nil {
-		return 0, err
-	}
-	return binary.LittleEndian.Uint16(b), nil
-}
-
-// Uint32 reads a little-endian uint32.
-func (r *Reader) Uint32() (uint32, error) {
-	b, err := r.Next(4)
-	if err != nil {
-		return 0, err
-	}
-	return binary.LittleEndian.Uint32(b), nil
-}
-
-// Int32 reads a little-endian int32.
-func (r *Reader) Int32() (int32, error) {
-	v, err := r.Uint32()
-	return int32(v), err
-}
-
-// Uint64 reads a little-endian uint64.
-func (r *Reader) Uint64() (uint64, error) {
-	b, err := r.Next(8)
-	if err != nil {
-		return 0, err
-	}
-	return binary.LittleEndian.Uint64(b), nil
-}
-
-// Int64 reads a little-endian int64.
-func (r *Reader) Int64() (int64, error) {
-	v, err := r.Uint64()
-	return int64(v), err
-}
-
-// Float64 reads a little-endian IEEE-754 float64.
-func (r *Reader) Float64() (float64, error) {
-	v, err := r.Uint64()
-	return math.Float64frombits(v), err
-}
-
-// StringBytes reads a length-prefixed string of at most max bytes and appends it to dst.
-func (r *Reader) StringBytes(dst []byte, what string, max int) ([]byte, error) {
-	v, err := r.UVarInt()
-	if err != nil {
-		return dst, unexpected(err)
-	}
-	if v > uint64(max) {
-		return dst, &LimitError{What: what + " length", Value: v, Max: uint64(max)}
-	}
-	n := int(v)
-	if lim := r.InputLimit(); lim >= 0 && int64(n) > lim {
-		return dst, io.ErrUnexpectedEOF
-	}
-	// Grow in steps bounded by what has arrived, so a huge declared length cannot allocate before
-	// the bytes are there.
-	for n > 0 {
-		if r.r == r.w {
-			if err := r.fill(); err != nil {
-				return dst, unexpected(err)
-			}
-		}
-		m := min(n, r.w-r.r)
-		dst = append(dst, r.buf[r.r:r.r+m]...)
-		r.r += m
-		n -= m
-	}
-	return dst, nil
-}
-
-// String reads a length-prefixed string of at most max bytes.
-func (r *Reader) String(what string, max int) (string, error) {
-	b, err := r.StringBytes(nil, what, max)
-	return string(b), err
-}
-
-// LimitError reports a count or length read from the input that exceeds a cap.
-type LimitError struct {
-	What  string
-	Value uint64
-	Max   uint64
-}
-
-func (e *LimitError) Error() string {
-	return fmt.Sprintf("columns: %s %d exceeds the limit %d", e.What, e.Value, e.Max)
-}
-
-// Read implements io.Reader over the buffered input, so a Reader can feed another decoder (such as
-// a decompressing frame reader) without losing what it has buffered.
-func (r *Reader) Read(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	if r.r == r.w {
-		if r.src == nil {
-			return 0, io.EOF
-		}
-		if len(p) >= len(r.buf) {
-			return r.src.Read(p)
-		}
-		if err := r.fill(); err != nil {
-			return 0, err
-		}
-	}
-	n := copy(p, r.buf[r.r:r.w])
-	r.r += n
-	return n, nil
-}
+func unexpected(err error) error { return wire.Unexpected(err) }

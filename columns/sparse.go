@@ -51,13 +51,13 @@ func readSparseOffsets(r *Reader, rows int, pos []uint32) ([]uint32, error) {
 	for {
 		// Fast path: the one-byte groups (fewer than 128 defaults before a value) in the buffered
 		// window. The last group, which carries endOfGranule, is never one byte long.
-		b := r.buf[r.r:r.w]
+		b := r.Window()
 		p := 0
 		for p < len(b) && b[p] < 0x80 {
 			g := int(b[p])
 			p++
 			if g >= rows-total {
-				r.r += p
+				r.Consume(p)
 				if g > rows-total {
 					return pos, fmt.Errorf("%d default rows after row %d pass the block's %d rows", g, total, rows)
 				}
@@ -67,7 +67,7 @@ func readSparseOffsets(r *Reader, rows int, pos []uint32) ([]uint32, error) {
 			pos = append(pos, uint32(total))
 			total++
 		}
-		r.r += p
+		r.Consume(p)
 		g, err := r.UVarInt()
 		if err != nil {
 			return pos, unexpected(err)

@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"reflect"
 	"slices"
-	"unsafe"
 )
 
 // String is a column of byte strings, stored as one byte arena plus end offsets. Decoding walks the
@@ -39,13 +38,13 @@ func (c *String) Bytes(i int) []byte { return c.buf[c.start(i):c.ends[i]:c.ends[
 func (c *String) String(i int) string { return string(c.buf[c.start(i):c.ends[i]]) }
 
 // UnsafeString returns value i as a string that shares the column's memory: valid only until the
-// column is next read, reset or appended to.
+// column is next read, reset or appended to. Built with the purego tag it returns a copy.
 func (c *String) UnsafeString(i int) string {
 	b := c.buf[c.start(i):c.ends[i]]
 	if len(b) == 0 {
 		return ""
 	}
-	return unsafe.String(unsafe.SliceData(b), len(b))
+	return unsafeString(b)
 }
 
 // Data returns the arena and the end offsets (borrowed): value i is buf[ends[i-1]:ends[i]].
@@ -165,7 +164,7 @@ func (c *String) Read(r *Reader, rows int) error {
 		// the window (at most 64 KiB of it: a byte-slice Reader's window is the whole rest of the
 		// input, not just this column), so values rarely reallocate it; short values are moved as
 		// one 16-byte word when both sides have the room.
-		b := r.buf[r.r:r.w]
+		b := r.Window()
 		p := 0
 		buf, ends := c.buf, c.ends
 		if room := min(len(b), 64<<10); cap(buf)-len(buf) < room {
@@ -196,7 +195,7 @@ func (c *String) Read(r *Reader, rows int) error {
 			p = q + m
 		}
 		c.buf, c.ends = buf, ends
-		r.r += p
+		r.Consume(p)
 		if len(c.ends) == rows {
 			break
 		}

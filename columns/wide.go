@@ -348,5 +348,5 @@ func (c *Wide[T]) Read(r *Reader, rows int) error {
 func (c *Wide[T]) Write(w *Writer) { w.Buf = appendFixed(w.Buf, c.data) }
 
 // WireBytes returns the bytes Write would append, as a view of the column's memory (valid until
-// the column is next changed).
-func (c *Wide[T]) WireBytes() []byte { return asBytes(c.data) }
+// the column is next changed; built with the purego tag, a copy).
+func (c *Wide[T]) WireBytes() []byte { return wireBytes(c.data) }

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 // Limits applied when decoding a block header, before anything is allocated for it. Column
@@ -27,7 +28,7 @@ type BlockInfo struct {
 }
 
 // Encode appends the BlockInfo field list for revision rev.
-func (i *BlockInfo) Encode(w *columns.Writer, rev Revision) {
+func (i *BlockInfo) Encode(w *wire.Writer, rev Revision) {
 	w.UVarInt(1)
 	w.Bool(i.Overflows)
 	w.UVarInt(2)
@@ -43,7 +44,7 @@ func (i *BlockInfo) Encode(w *columns.Writer, rev Revision) {
 }
 
 // Decode reads the BlockInfo field list for revision rev. An unknown field number is an error.
-func (i *BlockInfo) Decode(r *columns.Reader, rev Revision) error {
+func (i *BlockInfo) Decode(r *wire.Reader, rev Revision) error {
 	i.Overflows, i.BucketNum, i.OutOfOrderBuckets = false, -1, i.OutOfOrderBuckets[:0]
 	for {
 		field, err := r.UVarInt()
@@ -176,7 +177,7 @@ func (b *Block) Clear() {
 // columns of reuse whose name and type match are reused. New columns are made by columns.New.
 //
 // The end of input before the first byte of the block is io.ErrUnexpectedEOF.
-func ReadBlock(r *columns.Reader, rev Revision, withInfo bool, reuse *Block) (*Block, error) {
+func ReadBlock(r *wire.Reader, rev Revision, withInfo bool, reuse *Block) (*Block, error) {
 	b, err := readBlock(r, rev, withInfo, reuse, nil)
 	if err == io.EOF {
 		err = io.ErrUnexpectedEOF
@@ -186,7 +187,7 @@ func ReadBlock(r *columns.Reader, rev Revision, withInfo bool, reuse *Block) (*B
 
 // readBlock is ReadBlock returning a bare io.EOF when the input ends before the first byte.
 // scratch, if not nil, is reused for reading names and types.
-func readBlock(r *columns.Reader, rev Revision, withInfo bool, reuse *Block, scratch *[]byte) (*Block, error) {
+func readBlock(r *wire.Reader, rev Revision, withInfo bool, reuse *Block, scratch *[]byte) (*Block, error) {
 	b := reuse
 	if b == nil {
 		b = NewBlock()
@@ -216,7 +217,7 @@ func readBlock(r *columns.Reader, rev Revision, withInfo bool, reuse *Block, scr
 		return b, wrap(err, "block column count")
 	}
 	if ncols > MaxBlockColumns {
-		return b, wrap(&columns.LimitError{What: "block columns", Value: ncols, Max: MaxBlockColumns}, "block")
+		return b, wrap(&wire.LimitError{What: "block columns", Value: ncols, Max: MaxBlockColumns}, "block")
 	}
 	nrows, err := r.Count("block rows", MaxBlockRows)
 	if err != nil {
@@ -315,7 +316,7 @@ func readBlock(r *columns.Reader, rev Revision, withInfo bool, reuse *Block, scr
 // look at the column's top only: 26.7 sends a Tuple's Nullable elements sparse from 54465, and a
 // replicated column whose rows are sparse as a sparse one below 54482. Whatever kinds arrive are
 // decoded: the stream says what it holds.
-func (b *Block) readSerialization(r *columns.Reader, i int, col columns.Column) (*columns.Serialization, error) {
+func (b *Block) readSerialization(r *wire.Reader, i int, col columns.Column) (*columns.Serialization, error) {
 	custom, err := r.Byte()
 	if err != nil {
 		return nil, err
@@ -363,13 +364,13 @@ func (b *Block) truncate(n int) {
 // WriteBlock encodes b for revision rev: BlockInfo when withInfo, the counts, and per column its
 // name, type, [RevCustomSerialization] a zero serialization byte and, when the block has rows,
 // the state prefix and data. All columns must have the same number of rows.
-func WriteBlock(w *columns.Writer, rev Revision, withInfo bool, b *Block) error {
+func WriteBlock(w *wire.Writer, rev Revision, withInfo bool, b *Block) error {
 	return writeBlock(w, rev, withInfo, b, nil)
 }
 
 // writeBlock is WriteBlock that, when borrow is not nil, hands the data of fixed-width columns of
 // at least MinBorrow bytes to borrow (at the point of w where it belongs) instead of copying it.
-func writeBlock(w *columns.Writer, rev Revision, withInfo bool, b *Block, borrow func([]byte)) error {
+func writeBlock(w *wire.Writer, rev Revision, withInfo bool, b *Block, borrow func([]byte)) error {
 	rows := 0
 	if len(b.cols) > 0 {
 		rows = b.cols[0].Rows()
@@ -407,23 +408,23 @@ func writeBlock(w *columns.Writer, rev Revision, withInfo bool, b *Block, borrow
 }
 
 // writeEmptyBlock appends a block with no columns and no rows, BlockInfo{BucketNum: -1}.
-func writeEmptyBlock(w *columns.Writer, rev Revision) {
+func writeEmptyBlock(w *wire.Writer, rev Revision) {
 	info := BlockInfo{BucketNum: -1}
 	info.Encode(w, rev)
 	w.UVarInt(0)
 	w.UVarInt(0)
 }
 
-// readStringBytes reads a length-prefixed string into dst[:0] like columns.Reader.StringBytes,
+// readStringBytes reads a length-prefixed string into dst[:0] like wire.Reader.StringBytes,
 // without allocating on the success path. Growth is bounded by the bytes actually received.
-func readStringBytes(r *columns.Reader, dst []byte, what string, limit int) ([]byte, error) {
+func readStringBytes(r *wire.Reader, dst []byte, what string, limit int) ([]byte, error) {
 	dst = dst[:0]
 	v, err := r.UVarInt()
 	if err != nil {
 		return dst, err
 	}
 	if v > uint64(limit) {
-		return dst, &columns.LimitError{What: what + " length", Value: v, Max: uint64(limit)}
+		return dst, &wire.LimitError{What: what + " length", Value: v, Max: uint64(limit)}
 	}
 	n := int(v)
 	if lim := r.InputLimit(); lim >= 0 && int64(n) > lim {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 // The captures in testdata/modern are everything ClickHouse 26.7.2 (chDB 26.7.3 run by
@@ -349,7 +350,7 @@ func TestDynamicJSONV2Captures(t *testing.T) {
 func TestBlockCustomSerialization(t *testing.T) {
 	// A sparse UInt8 (rows 1 and 2 of 3 hold 5 and 6) and a String in its own encoding.
 	raw := unhex(t, `01 00 02 ffffffff 00 02 03 01 "x" 05 "UInt8" 01 01 01 00 80 80 80 80 80 80 80 80 40 05 06 01 "s" 06 "String" 00 00 01 61 00`)
-	b, err := ReadBlock(columns.NewBytesReader(raw), 54483, true, nil)
+	b, err := ReadBlock(wire.NewBytesReader(raw), 54483, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,14 +365,14 @@ func TestBlockCustomSerialization(t *testing.T) {
 	}
 	// Decoding again into the block reuses the Serialization and its scratch memory.
 	s0 := b.Serialization(0)
-	if _, err := ReadBlock(columns.NewBytesReader(raw), 54483, true, b); err != nil || b.Serialization(0) != s0 {
+	if _, err := ReadBlock(wire.NewBytesReader(raw), 54483, true, b); err != nil || b.Serialization(0) != s0 {
 		t.Fatalf("reuse: %v", err)
 	}
 	// It allocates no more than decoding the same values in their own encoding (ReadBlock's
 	// name buffer is its one allocation).
 	allocs := func(raw []byte) float64 {
-		b, _ := ReadBlock(columns.NewBytesReader(raw), 54483, true, nil)
-		r := columns.NewBytesReader(nil)
+		b, _ := ReadBlock(wire.NewBytesReader(raw), 54483, true, nil)
+		r := wire.NewBytesReader(nil)
 		return testing.AllocsPerRun(20, func() {
 			r.ResetBytes(raw)
 			if _, err := ReadBlock(r, 54483, true, b); err != nil {
@@ -385,18 +386,18 @@ func TestBlockCustomSerialization(t *testing.T) {
 	}
 	// A block where the same column comes in its own encoding: Serialization is nil again.
 	plain := unhex(t, `01 00 02 ffffffff 00 01 02 01 "x" 05 "UInt8" 00 07 08`)
-	if _, err := ReadBlock(columns.NewBytesReader(plain), 54483, true, b); err != nil || b.Serialization(0) != nil || b.Column(0).Value(1) != uint8(8) {
+	if _, err := ReadBlock(wire.NewBytesReader(plain), 54483, true, b); err != nil || b.Serialization(0) != nil || b.Column(0).Value(1) != uint8(8) {
 		t.Fatalf("plain after sparse: %v %v", err, b.Serialization(0))
 	}
 	// A header block (no rows) carries the kinds but no data.
 	hdr := unhex(t, `01 00 02 ffffffff 00 01 00 01 "t" 14 "Tuple(UInt8, String)" 01 00 01 01`)
-	if b, err := ReadBlock(columns.NewBytesReader(hdr), 54483, true, nil); err != nil || b.NumColumns() != 1 || b.Rows() != 0 {
+	if b, err := ReadBlock(wire.NewBytesReader(hdr), 54483, true, nil); err != nil || b.NumColumns() != 1 || b.Rows() != 0 {
 		t.Fatalf("header: %v", err)
 	}
 	// has_custom = 0 with all-default kinds after it is not how servers write it, but the stacks
 	// they write for an all-default tuple (has_custom = 1, then zeros) decode as the own encoding.
 	allDef := unhex(t, `01 00 02 ffffffff 00 01 01 01 "t" 14 "Tuple(UInt8, String)" 01 00 00 00 07 01 61`)
-	if b, err := ReadBlock(columns.NewBytesReader(allDef), 54483, true, nil); err != nil || b.Serialization(0) != nil || render(b.Column(0).Value(0)) != "[uint8(7) string(a)]" {
+	if b, err := ReadBlock(wire.NewBytesReader(allDef), 54483, true, nil); err != nil || b.Serialization(0) != nil || render(b.Column(0).Value(0)) != "[uint8(7) string(a)]" {
 		t.Fatalf("all-default tuple: %v", err)
 	}
 
@@ -412,7 +413,7 @@ func TestBlockCustomSerialization(t *testing.T) {
 		{"offsets past the rows", `01 00 02 ffffffff 00 01 02 01 "x" 05 "UInt8" 01 01 05 80 80 80 80 80 80 80 40 05`, "pass the block's 2 rows"},
 		{"data cut", `01 00 02 ffffffff 00 01 02 01 "x" 05 "UInt8" 01 01 00 81 80 80 80 80 80 80 80 40`, "unexpected EOF"},
 	} {
-		_, err := ReadBlock(columns.NewBytesReader(unhex(t, c.raw)), 54483, true, nil)
+		_, err := ReadBlock(wire.NewBytesReader(unhex(t, c.raw)), 54483, true, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.As(err, &pe) && !errors.As(err, &de) {
 			t.Errorf("%s: %T %v, want an error containing %q", c.name, err, err, c.want)
 		}
@@ -430,15 +431,15 @@ func FuzzReadBlockCustom(f *testing.F) {
 	}
 	f.Add(unhex(f, `01 00 02 ffffffff 00 02 03 01 "x" 05 "UInt8" 01 01 01 00 80 80 80 80 80 80 80 80 40 05 06 01 "s" 06 "String" 04 03 01 00 01 01 02 01 61 01 62`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		b, err := ReadBlock(columns.NewBytesReader(data), 54483, true, nil)
+		b, err := ReadBlock(wire.NewBytesReader(data), 54483, true, nil)
 		if err != nil {
 			return
 		}
-		var w columns.Writer
+		var w wire.Writer
 		if err := WriteBlock(&w, 54483, true, b); err != nil {
 			t.Fatalf("re-encoding a decoded block: %v", err)
 		}
-		d, err := ReadBlock(columns.NewBytesReader(w.Buf), 54483, true, nil)
+		d, err := ReadBlock(wire.NewBytesReader(w.Buf), 54483, true, nil)
 		if err != nil {
 			t.Fatalf("decoding a re-encoded block: %v", err)
 		}

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 func TestBlockInfoBytes(t *testing.T) {
-	var w columns.Writer
+	var w wire.Writer
 	info := BlockInfo{BucketNum: -1}
 	info.Encode(&w, 54460)
 	requireBytes(t, w.Buf, unhex(t, "01 00 02 ff ff ff ff 00"))
@@ -20,19 +20,19 @@ func TestBlockInfoBytes(t *testing.T) {
 
 	var got BlockInfo
 	for _, in := range []string{"02 05 00 00 00 00", "00", "01 01 00"} {
-		if err := got.Decode(columns.NewBytesReader(unhex(t, in)), 54460); err != nil {
+		if err := got.Decode(wire.NewBytesReader(unhex(t, in)), 54460); err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}
 	}
 	if got.Overflows != true || got.BucketNum != -1 {
 		t.Fatalf("%+v", got)
 	}
-	err := got.Decode(columns.NewBytesReader(unhex(t, "03 00 00")), 54460)
+	err := got.Decode(wire.NewBytesReader(unhex(t, "03 00 00")), 54460)
 	var pe *ProtocolError
 	if !errors.As(err, &pe) {
 		t.Fatalf("field 3 below 54480: %v", err)
 	}
-	if err := got.Decode(columns.NewBytesReader(unhex(t, "03 02 01000000 02000000 00")), 54480); err != nil || len(got.OutOfOrderBuckets) != 2 {
+	if err := got.Decode(wire.NewBytesReader(unhex(t, "03 02 01000000 02000000 00")), 54480); err != nil || len(got.OutOfOrderBuckets) != 2 {
 		t.Fatalf("%+v %v", got, err)
 	}
 }
@@ -45,13 +45,13 @@ func TestBlockGolden(t *testing.T) {
 	b := NewBlock()
 	b.Add("count", mustCol(t, "Int8", int8(1), int8(2), int8(3), int8(4), int8(5)))
 	b.Add("users", mustCol(t, "UInt64", uint64(1), uint64(2), uint64(3), uint64(4), uint64(5)))
-	var w columns.Writer
+	var w wire.Writer
 	if err := WriteBlock(&w, 54460, true, b); err != nil {
 		t.Fatal(err)
 	}
 	requireBytes(t, w.Buf, want)
 
-	got, err := ReadBlock(columns.NewBytesReader(want), 54460, true, nil)
+	got, err := ReadBlock(wire.NewBytesReader(want), 54460, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestBlockGolden(t *testing.T) {
 		got.Column(1).Value(4) != uint64(5) || got.Info.BucketNum != -1 {
 		t.Fatalf("bad block")
 	}
-	requireNoShortRead(t, want, func(r *columns.Reader) error {
+	requireNoShortRead(t, want, func(r *wire.Reader) error {
 		_, err := ReadBlock(r, 54460, true, nil)
 		return err
 	})
@@ -71,21 +71,21 @@ func TestBlockRevisions(t *testing.T) {
 	b.Add("arr", mustCol(t, "Array(LowCardinality(String))", []string{"x"}, []string{}, []string{"x", "y"}))
 	for _, rev := range testRevisions {
 		for _, info := range []bool{false, true} {
-			var w columns.Writer
+			var w wire.Writer
 			if err := WriteBlock(&w, rev, info, b); err != nil {
 				t.Fatal(err)
 			}
-			got, err := ReadBlock(columns.NewBytesReader(w.Buf), rev, info, nil)
+			got, err := ReadBlock(wire.NewBytesReader(w.Buf), rev, info, nil)
 			if err != nil {
 				t.Fatalf("rev %d: %v", rev, err)
 			}
 			if got.Rows() != 3 || got.Column(0).Value(2) != "ccc" {
 				t.Fatalf("rev %d: %v", rev, got.Column(0).Value(2))
 			}
-			var w2 columns.Writer
+			var w2 wire.Writer
 			_ = WriteBlock(&w2, rev, info, got)
 			requireBytes(t, w2.Buf, w.Buf)
-			requireNoShortRead(t, w.Buf, func(r *columns.Reader) error {
+			requireNoShortRead(t, w.Buf, func(r *wire.Reader) error {
 				_, err := ReadBlock(r, rev, info, nil)
 				return err
 			})
@@ -97,12 +97,12 @@ func TestBlockHeaderOnly(t *testing.T) {
 	b := NewBlock()
 	b.Add("a", mustCol(t, "UInt8"))
 	b.Add("b", mustCol(t, "LowCardinality(String)"))
-	var w columns.Writer
+	var w wire.Writer
 	if err := WriteBlock(&w, 54460, true, b); err != nil {
 		t.Fatal(err)
 	}
 	requireBytes(t, w.Buf, unhex(t, `01 00 02 ffffffff 00 02 00 01 "a" 05 "UInt8" 00 01 "b" 16 "LowCardinality(String)" 00`))
-	got, err := ReadBlock(columns.NewBytesReader(w.Buf), 54460, true, nil)
+	got, err := ReadBlock(wire.NewBytesReader(w.Buf), 54460, true, nil)
 	if err != nil || got.Rows() != 0 || got.NumColumns() != 2 {
 		t.Fatal(err)
 	}
@@ -116,24 +116,24 @@ func TestBlockReuse(t *testing.T) {
 		for range vals {
 			_ = b.Column(1).AppendValue("v")
 		}
-		var w columns.Writer
+		var w wire.Writer
 		_ = WriteBlock(&w, 54460, true, b)
 		return w.Buf
 	}
 	one, two := mk(uint64(1), uint64(2)), mk(uint64(3))
-	b, err := ReadBlock(columns.NewBytesReader(one), 54460, true, nil)
+	b, err := ReadBlock(wire.NewBytesReader(one), 54460, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c0, c1 := b.Column(0), b.Column(1)
-	b2, err := ReadBlock(columns.NewBytesReader(two), 54460, true, b)
+	b2, err := ReadBlock(wire.NewBytesReader(two), 54460, true, b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b2 != b || b.Column(0) != c0 || b.Column(1) != c1 || b.Rows() != 1 || b.Column(0).Value(0) != uint64(3) {
 		t.Fatal("columns not reused")
 	}
-	r := columns.NewBytesReader(nil)
+	r := wire.NewBytesReader(nil)
 	var scratch []byte
 	allocs := testing.AllocsPerRun(100, func() {
 		r.ResetBytes(two)
@@ -147,9 +147,9 @@ func TestBlockReuse(t *testing.T) {
 	// A different type at the same index replaces the column.
 	other := NewBlock()
 	other.Add("n", mustCol(t, "Int8", int8(1)))
-	var w columns.Writer
+	var w wire.Writer
 	_ = WriteBlock(&w, 54460, true, other)
-	if _, err := ReadBlock(columns.NewBytesReader(w.Buf), 54460, true, b); err != nil {
+	if _, err := ReadBlock(wire.NewBytesReader(w.Buf), 54460, true, b); err != nil {
 		t.Fatal(err)
 	}
 	if b.NumColumns() != 1 || b.Type(0) != "Int8" {
@@ -162,7 +162,7 @@ func TestBlockReuse(t *testing.T) {
 // objects, with the capacity they reached. Clear drops them.
 func TestBlockReuseAcrossEmptyBlock(t *testing.T) {
 	enc := func(b *Block) []byte {
-		var w columns.Writer
+		var w wire.Writer
 		if err := WriteBlock(&w, 54460, true, b); err != nil {
 			t.Fatal(err)
 		}
@@ -172,18 +172,18 @@ func TestBlockReuseAcrossEmptyBlock(t *testing.T) {
 	full.Add("a", mustCol(t, "UInt64", uint64(1), uint64(2), uint64(3)))
 	full.Add("s", mustCol(t, "String", "x", "y", "z"))
 	data, empty := enc(full), enc(NewBlock())
-	b, err := ReadBlock(columns.NewBytesReader(data), 54460, true, nil)
+	b, err := ReadBlock(wire.NewBytesReader(data), 54460, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c0, c1 := b.Column(0), b.Column(1)
-	if _, err := ReadBlock(columns.NewBytesReader(empty), 54460, true, b); err != nil {
+	if _, err := ReadBlock(wire.NewBytesReader(empty), 54460, true, b); err != nil {
 		t.Fatal(err)
 	}
 	if b.NumColumns() != 0 || b.Rows() != 0 {
 		t.Fatalf("empty block decoded to %d columns, %d rows", b.NumColumns(), b.Rows())
 	}
-	if _, err := ReadBlock(columns.NewBytesReader(data), 54460, true, b); err != nil {
+	if _, err := ReadBlock(wire.NewBytesReader(data), 54460, true, b); err != nil {
 		t.Fatal(err)
 	}
 	if b.NumColumns() != 2 || b.Column(0) != c0 || b.Column(1) != c1 || b.Column(1).Value(2) != "z" {
@@ -193,17 +193,17 @@ func TestBlockReuseAcrossEmptyBlock(t *testing.T) {
 	// and comes back for a block of the old shape.
 	other := NewBlock()
 	other.Add("n", mustCol(t, "Int8", int8(1)))
-	if _, err := ReadBlock(columns.NewBytesReader(enc(other)), 54460, true, b); err != nil {
+	if _, err := ReadBlock(wire.NewBytesReader(enc(other)), 54460, true, b); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadBlock(columns.NewBytesReader(data), 54460, true, b); err != nil {
+	if _, err := ReadBlock(wire.NewBytesReader(data), 54460, true, b); err != nil {
 		t.Fatal(err)
 	}
 	if b.Column(0) == c0 || b.Column(1) != c1 || b.Name(0) != "a" || b.Name(1) != "s" {
 		t.Fatal("unexpected reuse after a narrower block of another type")
 	}
 	b.Clear()
-	if _, err := ReadBlock(columns.NewBytesReader(data), 54460, true, b); err != nil {
+	if _, err := ReadBlock(wire.NewBytesReader(data), 54460, true, b); err != nil {
 		t.Fatal(err)
 	}
 	if b.Column(1) == c1 {
@@ -213,7 +213,7 @@ func TestBlockReuseAcrossEmptyBlock(t *testing.T) {
 
 func TestBlockLimits(t *testing.T) {
 	hdr := func(cols, rows uint64) []byte {
-		var w columns.Writer
+		var w wire.Writer
 		w.UVarInt(cols)
 		w.UVarInt(rows)
 		w.String("x")
@@ -221,16 +221,16 @@ func TestBlockLimits(t *testing.T) {
 		w.Raw([]byte{1, 2, 3})
 		return w.Buf
 	}
-	var le *columns.LimitError
-	if _, err := ReadBlock(columns.NewBytesReader(hdr(1, 1<<40)), 0, false, nil); !errors.As(err, &le) {
+	var le *wire.LimitError
+	if _, err := ReadBlock(wire.NewBytesReader(hdr(1, 1<<40)), 0, false, nil); !errors.As(err, &le) {
 		t.Fatalf("2^40 rows: %v", err)
 	}
-	if _, err := ReadBlock(columns.NewBytesReader(hdr(1<<40, 1)), 0, false, nil); !errors.As(err, &le) {
+	if _, err := ReadBlock(wire.NewBytesReader(hdr(1<<40, 1)), 0, false, nil); !errors.As(err, &le) {
 		t.Fatalf("2^40 columns: %v", err)
 	}
 	// 2^30 rows declared with 3 bytes of data: must fail without allocating 8 GiB.
 	for _, typ := range []string{"UInt64", "String", "Array(String)", "LowCardinality(String)", "Nullable(UInt8)"} {
-		var w columns.Writer
+		var w wire.Writer
 		w.UVarInt(1)
 		w.UVarInt(1 << 30)
 		w.String("x")
@@ -238,7 +238,7 @@ func TestBlockLimits(t *testing.T) {
 		w.Raw([]byte{1, 2, 3})
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		_, err := ReadBlock(columns.NewBytesReader(w.Buf), 0, false, nil)
+		_, err := ReadBlock(wire.NewBytesReader(w.Buf), 0, false, nil)
 		runtime.ReadMemStats(&after)
 		if err == nil {
 			t.Fatalf("%s: no error", typ)
@@ -253,16 +253,16 @@ func TestBlockErrors(t *testing.T) {
 	b := NewBlock()
 	b.Add("a", mustCol(t, "UInt8", uint8(1)))
 	b.Add("b", mustCol(t, "UInt8"))
-	var w columns.Writer
+	var w wire.Writer
 	var pe *ProtocolError
 	if err := WriteBlock(&w, 54460, true, b); !errors.As(err, &pe) {
 		t.Fatalf("unequal rows: %v", err)
 	}
 	raw := unhex(t, `01 01 01 "x" 07 "Nope(1)"`)
-	if _, err := ReadBlock(columns.NewBytesReader(raw), 0, false, nil); err == nil || !strings.Contains(err.Error(), "Nope") {
+	if _, err := ReadBlock(wire.NewBytesReader(raw), 0, false, nil); err == nil || !strings.Contains(err.Error(), "Nope") {
 		t.Fatalf("unknown type: %v", err)
 	}
-	if _, err := ReadBlock(columns.NewBytesReader(unhex(t, "09")), 54460, true, nil); !errors.As(err, &pe) {
+	if _, err := ReadBlock(wire.NewBytesReader(unhex(t, "09")), 54460, true, nil); !errors.As(err, &pe) {
 		t.Fatalf("unknown block info field: %v", err)
 	}
 }

@@ -1,7 +1,7 @@
 package nativeproto
 
 import (
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 // QueryKind is ClientInfo.query_kind.
@@ -84,7 +84,7 @@ const (
 )
 
 // Encode appends the ClientInfo for negotiated revision rev.
-func (c *ClientInfo) Encode(w *columns.Writer, rev Revision) error {
+func (c *ClientInfo) Encode(w *wire.Writer, rev Revision) error {
 	kind := c.Kind
 	if kind == QueryKindNone {
 		kind = QueryKindInitial
@@ -179,7 +179,7 @@ func (c *ClientInfo) Encode(w *columns.Writer, rev Revision) error {
 
 // Decode reads a ClientInfo for negotiated revision rev, as a server does. Only the TCP interface
 // is supported.
-func (c *ClientInfo) Decode(r *columns.Reader, rev Revision) (err error) {
+func (c *ClientInfo) Decode(r *wire.Reader, rev Revision) (err error) {
 	defer func() { err = wrap(err, "client info") }()
 	*c = ClientInfo{}
 	kind, err := r.Byte()

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/chnative/chnative/internal/wire"
+
 	"github.com/pierrec/lz4/v4"
 
 	"github.com/chnative/chnative/columns"
@@ -60,7 +62,7 @@ func BenchmarkCompressor(b *testing.B) {
 // lz4BenchData is one FrameChunk of a Native block body shaped like the suite's
 // (UInt64, String, Float64) workload: ids, "name-<i%1000>-<i>" strings and i*0.25 floats.
 func lz4BenchData() []byte {
-	var w columns.Writer
+	var w wire.Writer
 	const rows = 40000
 	ids, names, vals := columns.NewFixed[uint64](""), columns.NewString(), columns.NewFixed[float64]("")
 	for i := range rows {

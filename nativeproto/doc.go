@@ -10,15 +10,16 @@
 // One file per packet, with its encoder and decoder side by side: hello.go (client and server
 // Hello, addendum), query.go with client_info.go and settings.go, exception.go, progress.go,
 // profile_info.go, table_columns.go, tables_status.go, block.go (Data/Totals/Extremes/Log/
-// ProfileEvents block body), native.go (the Native format), and packet_reader.go /
-// packet_writer.go, the connection-level helpers the driver drives. compress*.go hold the
-// compression frames, chunked.go the (declined) chunked packet negotiation, feature.go the
-// revision gates with what was verified of each.
+// ProfileEvents block body), server_logs.go and profile_events.go (the rows of Log and
+// ProfileEvents blocks as [LogEntry] and [ProfileEvent] values), native.go (the Native format),
+// and packet_reader.go / packet_writer.go, the connection-level helpers the driver drives.
+// compress*.go hold the compression frames, chunked.go the (declined) chunked packet negotiation,
+// feature.go the revision gates with what was verified of each.
 //
 // # Conventions
 //
-// Encode methods append a whole packet, packet code included, to a [columns.Writer]. Decode
-// methods read a packet body from a [columns.Reader]; the packet code has already been read by
+// Encode methods append a whole packet, packet code included, to a [wire.Writer]. Decode
+// methods read a packet body from a [wire.Reader]; the packet code has already been read by
 // [PacketReader.ReadCode] (or by the caller). Methods taking a [Revision] gate every field on it;
 // after the handshake that revision is the negotiated one, min(advertised revision, server
 // revision) (see [Negotiate]); the driver advertises [ClientRevision] unless told otherwise,
@@ -26,6 +27,10 @@
 //
 // Decoders never panic on malformed input and bound every count and length they read before
 // allocating for it; errors are typed ([*ProtocolError], [*UnexpectedPacketError],
-// [*columns.LimitError], [*FrameError], [*ChecksumError]) and usable with errors.As. After any
+// [*wire.LimitError], [*FrameError], [*ChecksumError]) and usable with errors.As. After any
 // decoding error the stream is out of sync and the connection must be closed.
+//
+// The byte reader and writer live in internal/wire, below this package and columns, which share
+// them; outside this module they are named [columns.Reader], [columns.Writer] and
+// [columns.LimitError], aliases of the same types.
 package nativeproto

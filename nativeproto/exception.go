@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 // Limits for decoding exceptions, so that a hostile chain fails fast.
@@ -32,7 +32,7 @@ func (e *Exception) Error() string {
 
 // Decode reads the packet body (after the code): records until has_nested is 0, at most
 // MaxExceptionDepth of them.
-func (e *Exception) Decode(r *columns.Reader) (err error) {
+func (e *Exception) Decode(r *wire.Reader) (err error) {
 	defer func() { err = wrap(err, "exception") }()
 	cur := e
 	for depth := 1; ; depth++ {
@@ -65,7 +65,7 @@ func (e *Exception) Decode(r *columns.Reader) (err error) {
 }
 
 // Encode appends the packet, code included, with every nested record.
-func (e *Exception) Encode(w *columns.Writer) {
+func (e *Exception) Encode(w *wire.Writer) {
 	w.UVarInt(uint64(ServerCodeException))
 	for cur := e; cur != nil; cur = cur.Nested {
 		w.Int32(cur.Code)

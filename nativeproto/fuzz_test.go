@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 func addCaptureSeeds(f *testing.F, names ...string) {
@@ -18,7 +18,7 @@ func addCaptureSeeds(f *testing.F, names ...string) {
 // never panic, and allocation is bounded by the decoders' limits.
 func FuzzServerPackets(f *testing.F) {
 	addCaptureSeeds(f, "ServerHello.raw")
-	var s columns.Writer
+	var s wire.Writer
 	(&Progress{ReadRows: 1}).Encode(&s, ClientRevision)
 	s.Raw(serverData(f, ServerCodeData, "", testBlock(f), ClientRevision, 0))
 	(&ProfileInfo{Rows: 3}).Encode(&s, ClientRevision)
@@ -33,7 +33,7 @@ func FuzzServerPackets(f *testing.F) {
 	f.Add(append([]byte{4 << 1}, capture(f, "data_header_26_7.raw")...))
 	f.Add(append([]byte{4<<1 | 1}, capture(f, "table_columns_lz4_26_7.raw")...))
 	f.Add(append([]byte{4<<1 | 1}, capture(f, "profile_events_lz4_26_7.raw")...))
-	var m columns.Writer
+	var m wire.Writer
 	(&Progress{ReadRows: 1, TotalBytes: 9}).Encode(&m, LatestRevision)
 	(&ProfileInfo{Rows: 3, AppliedAggregation: true, RowsBeforeAggregation: 4}).Encode(&m, LatestRevision)
 	m.UVarInt(uint64(ServerCodeTimezoneUpdate))
@@ -71,26 +71,26 @@ func FuzzServerPackets(f *testing.F) {
 // FuzzReadBlock decodes one protocol block from arbitrary bytes, and re-encodes what decodes.
 func FuzzReadBlock(f *testing.F) {
 	for _, rev := range []Revision{54460, 54412} {
-		var w columns.Writer
+		var w wire.Writer
 		_ = WriteBlock(&w, rev, true, testBlock(f))
 		f.Add(w.Buf)
 	}
 	b := NewBlock()
 	b.Add("a", mustCol(f, "Array(LowCardinality(String))", []string{"x"}, []string{}))
 	b.Add("n", mustCol(f, "Nullable(Int32)", nil, int32(5)))
-	var w columns.Writer
+	var w wire.Writer
 	_ = WriteBlock(&w, 54460, true, b)
 	f.Add(w.Buf)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		b, err := ReadBlock(columns.NewBytesReader(data), 54460, true, nil)
+		b, err := ReadBlock(wire.NewBytesReader(data), 54460, true, nil)
 		if err != nil {
 			return
 		}
-		var w columns.Writer
+		var w wire.Writer
 		if err := WriteBlock(&w, 54460, true, b); err != nil {
 			t.Fatalf("re-encoding a decoded block: %v", err)
 		}
-		if _, err := ReadBlock(columns.NewBytesReader(w.Buf), 54460, true, nil); err != nil {
+		if _, err := ReadBlock(wire.NewBytesReader(w.Buf), 54460, true, nil); err != nil {
 			t.Fatalf("decoding a re-encoded block: %v", err)
 		}
 	})
@@ -118,15 +118,15 @@ func FuzzServerHello(f *testing.F) {
 	f.Fuzz(func(t *testing.T, pick byte, data []byte) {
 		rev := revs[int(pick)%len(revs)]
 		var h ServerHello
-		if err := h.Decode(columns.NewBytesReader(data), rev); err != nil {
+		if err := h.Decode(wire.NewBytesReader(data), rev); err != nil {
 			return
 		}
-		var w columns.Writer
+		var w wire.Writer
 		if err := h.Encode(&w, rev); err != nil {
 			t.Fatalf("re-encoding: %v", err)
 		}
 		var h2 ServerHello
-		if err := h2.Decode(columns.NewBytesReader(w.Buf[1:]), rev); err != nil {
+		if err := h2.Decode(wire.NewBytesReader(w.Buf[1:]), rev); err != nil {
 			t.Fatalf("decoding a re-encoded hello: %v", err)
 		}
 		if !reflect.DeepEqual(h, h2) {
@@ -147,7 +147,7 @@ func FuzzQuery(f *testing.F) {
 		q.ClientInfo.IsInternal = true
 		q.ClientInfo.CurrentRoles = []string{"r"}
 		q.ExtraRoles = "x"
-		var w columns.Writer
+		var w wire.Writer
 		if err := q.Encode(&w, rev); err != nil {
 			f.Fatal(err)
 		}
@@ -156,15 +156,15 @@ func FuzzQuery(f *testing.F) {
 	f.Fuzz(func(t *testing.T, pick byte, data []byte) {
 		rev := revs[int(pick)%len(revs)]
 		var q Query
-		if err := q.Decode(columns.NewBytesReader(data), rev); err != nil {
+		if err := q.Decode(wire.NewBytesReader(data), rev); err != nil {
 			return
 		}
-		var w columns.Writer
+		var w wire.Writer
 		if err := q.Encode(&w, rev); err != nil {
 			return // e.g. a decoded HTTP interface or query kind the encoder refuses
 		}
 		var q2 Query
-		if err := q2.Decode(columns.NewBytesReader(w.Buf[1:]), rev); err != nil {
+		if err := q2.Decode(wire.NewBytesReader(w.Buf[1:]), rev); err != nil {
 			t.Fatalf("decoding a re-encoded query: %v", err)
 		}
 	})

@@ -1,7 +1,7 @@
 package nativeproto
 
 import (
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 // MaxHelloStringSize caps every string of a server Hello (DBMS_MAX_HELLO_STRING_SIZE).
@@ -28,7 +28,7 @@ type ClientHello struct {
 }
 
 // Encode appends the packet, code included.
-func (h *ClientHello) Encode(w *columns.Writer) {
+func (h *ClientHello) Encode(w *wire.Writer) {
 	w.UVarInt(uint64(ClientCodeHello))
 	w.String(h.ClientName)
 	w.UVarInt(h.Major)
@@ -40,7 +40,7 @@ func (h *ClientHello) Encode(w *columns.Writer) {
 }
 
 // Decode reads the packet body (after the code), as a server does.
-func (h *ClientHello) Decode(r *columns.Reader) (err error) {
+func (h *ClientHello) Decode(r *wire.Reader) (err error) {
 	defer func() { err = wrap(err, "client hello") }()
 	if h.ClientName, err = r.String("client name", maxClientHelloStr); err != nil {
 		return err
@@ -102,7 +102,7 @@ func helloRev(clientRev, serverRev Revision) Revision { return min(clientRev, se
 
 // Decode reads the packet body (after the code). clientRev is the revision sent in ClientHello.
 // Every string is capped at MaxHelloStringSize bytes.
-func (h *ServerHello) Decode(r *columns.Reader, clientRev Revision) (err error) {
+func (h *ServerHello) Decode(r *wire.Reader, clientRev Revision) (err error) {
 	defer func() { err = wrap(err, "server hello") }()
 	str := func(dst *string, what string) error {
 		s, err := r.String("server hello "+what, MaxHelloStringSize)
@@ -202,7 +202,7 @@ func (h *ServerHello) Decode(r *columns.Reader, clientRev Revision) (err error) 
 
 // Encode appends the packet, code included, as a server answering a client of revision clientRev
 // does (used by fake servers in tests).
-func (h *ServerHello) Encode(w *columns.Writer, clientRev Revision) error {
+func (h *ServerHello) Encode(w *wire.Writer, clientRev Revision) error {
 	rev := helloRev(clientRev, h.Revision)
 	w.UVarInt(uint64(ServerCodeHello))
 	w.String(h.Name)
@@ -259,7 +259,7 @@ type Addendum struct {
 }
 
 // Encode appends the addendum for negotiated revision rev; below RevAddendum it appends nothing.
-func (a *Addendum) Encode(w *columns.Writer, rev Revision) {
+func (a *Addendum) Encode(w *wire.Writer, rev Revision) {
 	if !rev.Has(RevAddendum) {
 		return
 	}
@@ -278,7 +278,7 @@ func (a *Addendum) Encode(w *columns.Writer, rev Revision) {
 }
 
 // Decode reads the addendum for negotiated revision rev, as a server does.
-func (a *Addendum) Decode(r *columns.Reader, rev Revision) (err error) {
+func (a *Addendum) Decode(r *wire.Reader, rev Revision) (err error) {
 	defer func() { err = wrap(err, "addendum") }()
 	*a = Addendum{}
 	if !rev.Has(RevAddendum) {
@@ -303,7 +303,7 @@ func (a *Addendum) Decode(r *columns.Reader, rev Revision) (err error) {
 
 // WriteAddendum appends the addendum carrying quotaKey for negotiated revision rev (nothing below
 // RevAddendum).
-func WriteAddendum(w *columns.Writer, rev Revision, quotaKey string) {
+func WriteAddendum(w *wire.Writer, rev Revision, quotaKey string) {
 	a := Addendum{QuotaKey: quotaKey}
 	a.Encode(w, rev)
 }

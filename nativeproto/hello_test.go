@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 func TestServerHelloGolden(t *testing.T) {
 	raw := capture(t, "ServerHello.raw")
-	r := columns.NewBytesReader(raw)
+	r := wire.NewBytesReader(raw)
 	code, err := r.UVarInt()
 	if err != nil || ServerCode(code) != ServerCodeHello {
 		t.Fatalf("code %d, %v", code, err)
@@ -28,12 +28,12 @@ func TestServerHelloGolden(t *testing.T) {
 	if !reflect.DeepEqual(h, want) {
 		t.Fatalf("got %+v\nwant %+v", h, want)
 	}
-	var w columns.Writer
+	var w wire.Writer
 	if err := h.Encode(&w, ClientRevision); err != nil {
 		t.Fatal(err)
 	}
 	requireBytes(t, w.Buf, raw)
-	requireNoShortRead(t, raw[1:], func(r *columns.Reader) error {
+	requireNoShortRead(t, raw[1:], func(r *wire.Reader) error {
 		var h ServerHello
 		return h.Decode(r, ClientRevision)
 	})
@@ -47,11 +47,11 @@ func TestServerHelloRevisions(t *testing.T) {
 		Settings:         []Setting{{Key: "max_threads", Value: "4", Important: true}},
 		QueryPlanVersion: 21, ClusterFunctionVersion: 11}
 	for _, clientRev := range []Revision{54000, 54058, 54372, 54401, 54412, 54450, 54460, 54461, 54462, 54470, 54471, 54474, 54477, 54479, 54480} {
-		var w columns.Writer
+		var w wire.Writer
 		if err := full.Encode(&w, clientRev); err != nil {
 			t.Fatal(err)
 		}
-		r := columns.NewBytesReader(w.Buf[1:])
+		r := wire.NewBytesReader(w.Buf[1:])
 		var got ServerHello
 		if err := got.Decode(r, clientRev); err != nil {
 			t.Fatalf("rev %d: %v", clientRev, err)
@@ -93,7 +93,7 @@ func TestServerHelloRevisions(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("rev %d:\n got %+v\nwant %+v", clientRev, got, want)
 		}
-		requireNoShortRead(t, w.Buf[1:], func(r *columns.Reader) error {
+		requireNoShortRead(t, w.Buf[1:], func(r *wire.Reader) error {
 			var h ServerHello
 			return h.Decode(r, clientRev)
 		})
@@ -103,7 +103,7 @@ func TestServerHelloRevisions(t *testing.T) {
 func TestServerHelloOldServerNewClient(t *testing.T) {
 	// An 18.16 server (54412) answering our 54460: no fields above 54412.
 	h := ServerHello{Name: "ClickHouse", Major: 18, Minor: 16, Revision: 54412, Timezone: "UTC", DisplayName: "x", Patch: 1}
-	var w columns.Writer
+	var w wire.Writer
 	if err := h.Encode(&w, ClientRevision); err != nil {
 		t.Fatal(err)
 	}
@@ -111,15 +111,15 @@ func TestServerHelloOldServerNewClient(t *testing.T) {
 }
 
 func TestServerHelloStringCap(t *testing.T) {
-	var w columns.Writer
+	var w wire.Writer
 	w.String("ClickHouse")
 	w.UVarInt(25)
 	w.UVarInt(1)
 	w.UVarInt(54460)
 	w.String(strings.Repeat("z", MaxHelloStringSize+1))
 	var h ServerHello
-	err := h.Decode(columns.NewBytesReader(w.Buf), ClientRevision)
-	var le *columns.LimitError
+	err := h.Decode(wire.NewBytesReader(w.Buf), ClientRevision)
+	var le *wire.LimitError
 	if !errors.As(err, &le) || !strings.Contains(err.Error(), "timezone") {
 		t.Fatalf("want a LimitError naming the timezone, got %v", err)
 	}
@@ -129,12 +129,12 @@ func TestClientHelloGolden(t *testing.T) {
 	// ch-go proto/_golden/client_hello.raw.
 	want := unhex(t, `00 02 63 68 01 01 a8 c0 02 06 67 69 74 68 75 62 03 6e 65 6f 00`)
 	h := ClientHello{ClientName: "ch", Major: 1, Minor: 1, Revision: 41000, Database: "github", User: "neo"}
-	var w columns.Writer
+	var w wire.Writer
 	h.Encode(&w)
 	requireBytes(t, w.Buf, want)
 	var got ClientHello
 	requireNoShortRead(t, want[1:], got.Decode)
-	if err := got.Decode(columns.NewBytesReader(want[1:])); err != nil {
+	if err := got.Decode(wire.NewBytesReader(want[1:])); err != nil {
 		t.Fatal(err)
 	}
 	if got != h {
@@ -144,7 +144,7 @@ func TestClientHelloGolden(t *testing.T) {
 
 func TestAddendum(t *testing.T) {
 	for _, rev := range []Revision{54450, 54458, 54460, 54470, 54471} {
-		var w columns.Writer
+		var w wire.Writer
 		WriteAddendum(&w, rev, "qk")
 		var a Addendum
 		if !rev.Has(RevAddendum) {
@@ -153,8 +153,8 @@ func TestAddendum(t *testing.T) {
 			}
 			continue
 		}
-		requireNoShortRead(t, w.Buf, func(r *columns.Reader) error { return a.Decode(r, rev) })
-		if err := a.Decode(columns.NewBytesReader(w.Buf), rev); err != nil {
+		requireNoShortRead(t, w.Buf, func(r *wire.Reader) error { return a.Decode(r, rev) })
+		if err := a.Decode(wire.NewBytesReader(w.Buf), rev); err != nil {
 			t.Fatal(err)
 		}
 		if a.QuotaKey != "qk" {
@@ -167,7 +167,7 @@ func TestAddendum(t *testing.T) {
 			t.Fatalf("rev %d: %+v", rev, a)
 		}
 	}
-	var w columns.Writer
+	var w wire.Writer
 	WriteAddendum(&w, 54460, "")
 	requireBytes(t, w.Buf, []byte{0})
 }

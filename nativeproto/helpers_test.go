@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 // captureDir holds byte captures of real servers (copied from the project's reference material).
@@ -60,9 +61,9 @@ func requireBytes(t testing.TB, got, want []byte) {
 
 // requireNoShortRead checks that decoding every strict prefix of data fails with an error (and
 // does not panic), and that the whole data decodes and is consumed entirely.
-func requireNoShortRead(t testing.TB, data []byte, decode func(r *columns.Reader) error) {
+func requireNoShortRead(t testing.TB, data []byte, decode func(r *wire.Reader) error) {
 	t.Helper()
-	r := columns.NewBytesReader(data)
+	r := wire.NewBytesReader(data)
 	if err := decode(r); err != nil {
 		t.Fatalf("full input: %v", err)
 	}
@@ -70,7 +71,7 @@ func requireNoShortRead(t testing.TB, data []byte, decode func(r *columns.Reader
 		t.Fatalf("full input: %d bytes left over", n)
 	}
 	for i := 0; i < len(data); i++ {
-		err := decode(columns.NewBytesReader(data[:i]))
+		err := decode(wire.NewBytesReader(data[:i]))
 		if err == nil {
 			t.Fatalf("prefix of %d/%d bytes decoded without error", i, len(data))
 		}

@@ -3,21 +3,21 @@ package nativeproto
 import (
 	"io"
 
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 // NativeReader reads blocks of the Native format (FORMAT Native, clickhouse-local dumps): blocks
 // without BlockInfo and without serialization-kind bytes, one after another until the end of the
 // input.
 type NativeReader struct {
-	r       *columns.Reader
+	r       *wire.Reader
 	block   *Block
 	scratch []byte
 }
 
 // NewNativeReader returns a NativeReader reading from r.
 func NewNativeReader(r io.Reader) *NativeReader {
-	return &NativeReader{r: columns.NewReader(r)}
+	return &NativeReader{r: wire.NewReader(r)}
 }
 
 // Next decodes the next block. It returns io.EOF when the input ends cleanly between blocks.
@@ -36,7 +36,7 @@ func (n *NativeReader) Next() (*Block, error) {
 // NativeWriter writes blocks in the Native format.
 type NativeWriter struct {
 	w   io.Writer
-	buf columns.Writer
+	buf wire.Writer
 }
 
 // NewNativeWriter returns a NativeWriter writing to w.

@@ -3,7 +3,7 @@ package nativeproto
 import (
 	"io"
 
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 // maxPartUUIDs caps the PartUUIDs list.
@@ -17,9 +17,9 @@ const maxPartUUIDs = 1 << 20
 // any error other than a decoded server Exception the stream is out of sync and the connection
 // must be closed.
 type PacketReader struct {
-	raw      *columns.Reader // the socket
-	frames   *FrameReader    // compressed frames from raw
-	dec      *columns.Reader // decompressed bytes from frames
+	raw      *wire.Reader // the socket
+	frames   *FrameReader // compressed frames from raw
+	dec      *wire.Reader // decompressed bytes from frames
 	rev      Revision
 	compress bool
 	decSized bool // dec has its decBufferSize buffer
@@ -30,11 +30,11 @@ type PacketReader struct {
 // NewPacketReader returns a PacketReader reading from src with revision ClientRevision and
 // compression off.
 func NewPacketReader(src io.Reader) *PacketReader {
-	raw := columns.NewReader(src)
+	raw := wire.NewReader(src)
 	frames := NewFrameReader(raw)
 	// dec gets its real buffer from SetCompression(true): connections without compression
 	// never need it.
-	return &PacketReader{raw: raw, frames: frames, dec: columns.NewReaderSize(frames, columns.MinReaderSize), rev: ClientRevision}
+	return &PacketReader{raw: raw, frames: frames, dec: wire.NewReaderSize(frames, wire.MinReaderSize), rev: ClientRevision}
 }
 
 // decBufferSize is the buffer of the decompressed stream: a whole frame (servers cut frames at
@@ -66,13 +66,13 @@ func (p *PacketReader) Revision() Revision { return p.rev }
 func (p *PacketReader) SetCompression(on bool) {
 	p.compress = on
 	if on && !p.decSized {
-		p.dec = columns.NewReaderSize(p.frames, decBufferSize)
+		p.dec = wire.NewReaderSize(p.frames, decBufferSize)
 		p.decSized = true
 	}
 }
 
 // Reader returns the raw (uncompressed) reader, for packets this type has no method for.
-func (p *PacketReader) Reader() *columns.Reader { return p.raw }
+func (p *PacketReader) Reader() *wire.Reader { return p.raw }
 
 // Buffered returns the number of bytes read from the source and not yet consumed.
 func (p *PacketReader) Buffered() int { return p.raw.Buffered() }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 func testBlock(t testing.TB) *Block {
@@ -19,7 +19,7 @@ func testBlock(t testing.TB) *Block {
 
 // serverData encodes a server block packet (code, table, block) compressed with m if not 0.
 func serverData(t testing.TB, code ServerCode, table string, b *Block, rev Revision, m Method) []byte {
-	var w, body columns.Writer
+	var w, body wire.Writer
 	w.UVarInt(uint64(code))
 	w.String(table)
 	if err := WriteBlock(&body, rev, true, b); err != nil {
@@ -39,7 +39,7 @@ func serverData(t testing.TB, code ServerCode, table string, b *Block, rev Revis
 func TestPacketReaderStream(t *testing.T) {
 	for _, m := range []Method{0, MethodNone, MethodLZ4, MethodZSTD} {
 		for _, rev := range []Revision{54412, 54450, 54460} {
-			var s columns.Writer
+			var s wire.Writer
 			(&Progress{ReadRows: 1, ReadBytes: 2, ElapsedNS: 3}).Encode(&s, rev)
 			s.Raw(serverData(t, ServerCodeData, "", testBlock(t), rev, m))
 			(&TableColumns{Description: "d"}).Encode(&s)
@@ -103,7 +103,7 @@ func TestPacketReaderStream(t *testing.T) {
 }
 
 func TestPacketReaderSkipAll(t *testing.T) {
-	var s columns.Writer
+	var s wire.Writer
 	s.Raw(serverData(t, ServerCodeData, "", testBlock(t), 54460, MethodLZ4))
 	s.Raw(serverData(t, ServerCodeProfileEvents, "", testBlock(t), 54460, 0))
 	(&TablesStatusResponse{Tables: []TableStatus{{Database: "a", Table: "b"}}}).Encode(&s, 54460)
@@ -130,10 +130,10 @@ func TestPacketReaderSkipAll(t *testing.T) {
 }
 
 func TestPacketReaderLeftover(t *testing.T) {
-	var body columns.Writer
+	var body wire.Writer
 	_ = WriteBlock(&body, 54460, true, testBlock(t))
 	body.Raw([]byte{0xde, 0xad}) // garbage after the block inside the frame
-	var s columns.Writer
+	var s wire.Writer
 	s.UVarInt(uint64(ServerCodeData))
 	s.String("")
 	out, err := AppendCompressed(s.Buf, body.Buf, MethodLZ4, 0)
@@ -154,7 +154,7 @@ func TestPacketReaderLeftover(t *testing.T) {
 
 func TestPacketReaderUnknownCode(t *testing.T) {
 	for _, code := range []uint64{20, 100, 1 << 40} {
-		var s columns.Writer
+		var s wire.Writer
 		s.UVarInt(code)
 		p := NewPacketReader(bytes.NewReader(s.Buf))
 		_, err := p.ReadCode()

@@ -4,15 +4,15 @@ import (
 	"io"
 	"net"
 
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 // PacketWriter accumulates client packets in a buffer that Flush sends. Block bodies of Data
 // packets are compressed when a Compressor is set. Buffers are reused, so steady-state writing
 // does not allocate. It is not safe for concurrent use.
 type PacketWriter struct {
-	buf  columns.Writer
-	body columns.Writer // uncompressed block body, when compressing
+	buf  wire.Writer
+	body wire.Writer // uncompressed block body, when compressing
 	comp *Compressor
 	rev  Revision
 
@@ -45,7 +45,7 @@ func (p *PacketWriter) Revision() Revision { return p.rev }
 func (p *PacketWriter) SetCompressor(c *Compressor) { p.comp = c }
 
 // Buffer returns the pending bytes buffer, for packets this type has no method for.
-func (p *PacketWriter) Buffer() *columns.Writer { return &p.buf }
+func (p *PacketWriter) Buffer() *wire.Writer { return &p.buf }
 
 // Len returns the number of pending bytes in the buffer (column data borrowed by
 // WriteDataBorrowed not counted).

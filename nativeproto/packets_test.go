@@ -7,20 +7,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 func TestExceptionRoundTrip(t *testing.T) {
 	e := &Exception{Code: 60, Name: "DB::Exception", Message: "DB::Exception: Table x doesn't exist", StackTrace: "0. foo\n1. bar",
 		Nested: &Exception{Code: 1000, Name: "Poco::Exception", Message: "inner"}}
-	var w columns.Writer
+	var w wire.Writer
 	e.Encode(&w)
 	if ServerCode(w.Buf[0]) != ServerCodeException {
 		t.Fatal("code")
 	}
 	var got Exception
 	requireNoShortRead(t, w.Buf[1:], got.Decode)
-	if err := got.Decode(columns.NewBytesReader(w.Buf[1:])); err != nil {
+	if err := got.Decode(wire.NewBytesReader(w.Buf[1:])); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(&got, e) {
@@ -33,7 +33,7 @@ func TestExceptionRoundTrip(t *testing.T) {
 
 func TestExceptionLimits(t *testing.T) {
 	// 10,000 nested records: fails at MaxExceptionDepth, quickly.
-	var w columns.Writer
+	var w wire.Writer
 	for i := 0; i < 10000; i++ {
 		w.Int32(1)
 		w.String("n")
@@ -43,7 +43,7 @@ func TestExceptionLimits(t *testing.T) {
 	}
 	start := time.Now()
 	var e Exception
-	err := e.Decode(columns.NewBytesReader(w.Buf))
+	err := e.Decode(wire.NewBytesReader(w.Buf))
 	var pe *ProtocolError
 	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "deeper") {
 		t.Fatalf("want depth error, got %v", err)
@@ -56,8 +56,8 @@ func TestExceptionLimits(t *testing.T) {
 	w.Int32(1)
 	w.String("n")
 	w.UVarInt(1 << 40)
-	err = e.Decode(columns.NewBytesReader(w.Buf))
-	var le *columns.LimitError
+	err = e.Decode(wire.NewBytesReader(w.Buf))
+	var le *wire.LimitError
 	if !errors.As(err, &le) {
 		t.Fatalf("want LimitError, got %v", err)
 	}
@@ -68,11 +68,11 @@ func TestProgressGolden(t *testing.T) {
 	raw := unhex(t, "64 f88e25 e807 b903 8fc705 00")
 	want := Progress{ReadRows: 100, ReadBytes: 608120, TotalRows: 1000, WrittenRows: 441, WrittenBytes: 91023}
 	var p Progress
-	requireNoShortRead(t, raw, func(r *columns.Reader) error { return p.Decode(r, 54460) })
-	if err := p.Decode(columns.NewBytesReader(raw), 54460); err != nil || p != want {
+	requireNoShortRead(t, raw, func(r *wire.Reader) error { return p.Decode(r, 54460) })
+	if err := p.Decode(wire.NewBytesReader(raw), 54460); err != nil || p != want {
 		t.Fatalf("%+v %v", p, err)
 	}
-	var w columns.Writer
+	var w wire.Writer
 	want.Encode(&w, 54460)
 	requireBytes(t, w.Buf[1:], raw)
 }
@@ -80,11 +80,11 @@ func TestProgressGolden(t *testing.T) {
 func TestProgressRevisions(t *testing.T) {
 	full := Progress{1, 2, 3, 4, 5, 6, 7}
 	for _, rev := range []Revision{54412, 54420, 54450, 54460, 54463} {
-		var w columns.Writer
+		var w wire.Writer
 		full.Encode(&w, rev)
 		var got Progress
-		requireNoShortRead(t, w.Buf[1:], func(r *columns.Reader) error { return got.Decode(r, rev) })
-		_ = got.Decode(columns.NewBytesReader(w.Buf[1:]), rev)
+		requireNoShortRead(t, w.Buf[1:], func(r *wire.Reader) error { return got.Decode(r, rev) })
+		_ = got.Decode(wire.NewBytesReader(w.Buf[1:]), rev)
 		want := full
 		if !rev.Has(RevTotalBytesInProgress) {
 			want.TotalBytes = 0
@@ -105,11 +105,11 @@ func TestProfileInfoRevisions(t *testing.T) {
 	full := ProfileInfo{Rows: 1, Blocks: 2, Bytes: 3, AppliedLimit: true, RowsBeforeLimit: 5,
 		CalculatedRowsBeforeLimit: true, AppliedAggregation: true, RowsBeforeAggregation: 9}
 	for _, rev := range []Revision{54412, 54460, 54469} {
-		var w columns.Writer
+		var w wire.Writer
 		full.Encode(&w, rev)
 		var got ProfileInfo
-		requireNoShortRead(t, w.Buf[1:], func(r *columns.Reader) error { return got.Decode(r, rev) })
-		_ = got.Decode(columns.NewBytesReader(w.Buf[1:]), rev)
+		requireNoShortRead(t, w.Buf[1:], func(r *wire.Reader) error { return got.Decode(r, rev) })
+		_ = got.Decode(wire.NewBytesReader(w.Buf[1:]), rev)
 		want := full
 		if !rev.Has(RevRowsBeforeAggregation) {
 			want.AppliedAggregation, want.RowsBeforeAggregation = false, 0
@@ -122,12 +122,12 @@ func TestProfileInfoRevisions(t *testing.T) {
 
 func TestTableColumnsGolden(t *testing.T) {
 	tc := TableColumns{Description: "columns format version: 1\n1 columns:\n`id` UInt8\n"}
-	var w columns.Writer
+	var w wire.Writer
 	tc.Encode(&w)
 	requireBytes(t, w.Buf[:3], []byte{0x0b, 0x00, byte(len(tc.Description))})
 	var got TableColumns
 	requireNoShortRead(t, w.Buf[1:], got.Decode)
-	_ = got.Decode(columns.NewBytesReader(w.Buf[1:]))
+	_ = got.Decode(wire.NewBytesReader(w.Buf[1:]))
 	if got != tc {
 		t.Fatalf("%+v", got)
 	}
@@ -139,11 +139,11 @@ func TestTablesStatus(t *testing.T) {
 		{Database: "db", Table: "b", IsReplicated: true, AbsoluteDelay: 12, IsReadonly: true},
 	}}
 	for _, rev := range []Revision{54460, 54467} {
-		var w columns.Writer
+		var w wire.Writer
 		s.Encode(&w, rev)
 		var got TablesStatusResponse
-		requireNoShortRead(t, w.Buf[1:], func(r *columns.Reader) error { return got.Decode(r, rev) })
-		_ = got.Decode(columns.NewBytesReader(w.Buf[1:]), rev)
+		requireNoShortRead(t, w.Buf[1:], func(r *wire.Reader) error { return got.Decode(r, rev) })
+		_ = got.Decode(wire.NewBytesReader(w.Buf[1:]), rev)
 		want := s
 		if !rev.Has(RevTableReadOnlyCheck) {
 			want.Tables = append([]TableStatus(nil), s.Tables...)
@@ -154,7 +154,7 @@ func TestTablesStatus(t *testing.T) {
 		}
 	}
 	req := TablesStatusRequest{Tables: []QualifiedTable{{"db", "t"}}}
-	var w columns.Writer
+	var w wire.Writer
 	req.Encode(&w)
 	requireBytes(t, w.Buf, unhex(t, `05 01 02 "db" 01 "t"`))
 }

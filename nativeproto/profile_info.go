@@ -1,7 +1,7 @@
 package nativeproto
 
 import (
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 // ProfileInfo is the query statistics packet (server code 6).
@@ -17,7 +17,7 @@ type ProfileInfo struct {
 }
 
 // Decode reads the packet body (after the code) for negotiated revision rev.
-func (p *ProfileInfo) Decode(r *columns.Reader, rev Revision) (err error) {
+func (p *ProfileInfo) Decode(r *wire.Reader, rev Revision) (err error) {
 	defer func() { err = wrap(err, "profile info") }()
 	*p = ProfileInfo{}
 	if p.Rows, err = r.UVarInt(); err != nil {
@@ -50,7 +50,7 @@ func (p *ProfileInfo) Decode(r *columns.Reader, rev Revision) (err error) {
 }
 
 // Encode appends the packet, code included, for negotiated revision rev.
-func (p *ProfileInfo) Encode(w *columns.Writer, rev Revision) {
+func (p *ProfileInfo) Encode(w *wire.Writer, rev Revision) {
 	w.UVarInt(uint64(ServerCodeProfileInfo))
 	w.UVarInt(p.Rows)
 	w.UVarInt(p.Blocks)

@@ -1,7 +1,7 @@
 package nativeproto
 
 import (
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 // Progress is a progress delta since the previous Progress packet (server code 3).
@@ -16,7 +16,7 @@ type Progress struct {
 }
 
 // Decode reads the packet body (after the code) for negotiated revision rev.
-func (p *Progress) Decode(r *columns.Reader, rev Revision) (err error) {
+func (p *Progress) Decode(r *wire.Reader, rev Revision) (err error) {
 	defer func() { err = wrap(err, "progress") }()
 	*p = Progress{}
 	fields := [...]struct {
@@ -40,7 +40,7 @@ func (p *Progress) Decode(r *columns.Reader, rev Revision) (err error) {
 }
 
 // Encode appends the packet, code included, for negotiated revision rev.
-func (p *Progress) Encode(w *columns.Writer, rev Revision) {
+func (p *Progress) Encode(w *wire.Writer, rev Revision) {
 	w.UVarInt(uint64(ServerCodeProgress))
 	w.UVarInt(p.ReadRows)
 	w.UVarInt(p.ReadBytes)

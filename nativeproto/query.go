@@ -1,7 +1,7 @@
 package nativeproto
 
 import (
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 // Stage is the query processing stage the client asks for (QueryProcessingStage).
@@ -36,10 +36,10 @@ type Query struct {
 }
 
 // maxQueryString caps query strings when decoding (as a server).
-const maxQueryString = columns.MaxStringSize
+const maxQueryString = wire.MaxStringSize
 
 // Encode appends the packet, code included, for negotiated revision rev.
-func (q *Query) Encode(w *columns.Writer, rev Revision) error {
+func (q *Query) Encode(w *wire.Writer, rev Revision) error {
 	if len(q.Parameters) > 0 && !rev.Has(RevParameters) {
 		return protoErr("query parameters need protocol revision %d, the connection uses %d", RevParameters, rev)
 	}
@@ -85,7 +85,7 @@ func (q *Query) Encode(w *columns.Writer, rev Revision) error {
 }
 
 // Decode reads the packet body (after the code) for negotiated revision rev, as a server does.
-func (q *Query) Decode(r *columns.Reader, rev Revision) (err error) {
+func (q *Query) Decode(r *wire.Reader, rev Revision) (err error) {
 	defer func() { err = wrap(err, "query") }()
 	*q = Query{}
 	if q.ID, err = r.String("query id", maxClientInfoStr); err != nil {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 // createDBQuery is the Query of captures/query_create_db.raw (clickhouse-client 21.11.4, rev 54450).
@@ -35,15 +35,15 @@ func createDBQuery() Query {
 func TestQueryGolden(t *testing.T) {
 	raw := capture(t, "query_create_db.raw")
 	q := createDBQuery()
-	var w columns.Writer
+	var w wire.Writer
 	if err := q.Encode(&w, 54450); err != nil {
 		t.Fatal(err)
 	}
 	requireBytes(t, w.Buf, raw)
 
 	var got Query
-	requireNoShortRead(t, raw[1:], func(r *columns.Reader) error { return got.Decode(r, 54450) })
-	if err := got.Decode(columns.NewBytesReader(raw[1:]), 54450); err != nil {
+	requireNoShortRead(t, raw[1:], func(r *wire.Reader) error { return got.Decode(r, 54450) })
+	if err := got.Decode(wire.NewBytesReader(raw[1:]), 54450); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got, q) {
@@ -67,13 +67,13 @@ func TestQueryRoundTrip(t *testing.T) {
 		if rev.Has(RevParameters) {
 			q.Parameters = []Setting{{Key: "x", Value: QuoteParameter("it's"), Custom: true}}
 		}
-		var w columns.Writer
+		var w wire.Writer
 		if err := q.Encode(&w, rev); err != nil {
 			t.Fatalf("rev %d: %v", rev, err)
 		}
 		var got Query
-		requireNoShortRead(t, w.Buf[1:], func(r *columns.Reader) error { return got.Decode(r, rev) })
-		if err := got.Decode(columns.NewBytesReader(w.Buf[1:]), rev); err != nil {
+		requireNoShortRead(t, w.Buf[1:], func(r *wire.Reader) error { return got.Decode(r, rev) })
+		if err := got.Decode(wire.NewBytesReader(w.Buf[1:]), rev); err != nil {
 			t.Fatal(err)
 		}
 		want := q
@@ -116,7 +116,7 @@ func TestQueryOTelBytes(t *testing.T) {
 	// protocol.md §2.4: trace id 01..10, span 01..08.
 	ci := ClientInfo{Trace: &Trace{TraceID: [16]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
 		SpanID: [8]byte{1, 2, 3, 4, 5, 6, 7, 8}}}
-	var w columns.Writer
+	var w wire.Writer
 	if err := ci.Encode(&w, 54460); err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestQueryOTelBytes(t *testing.T) {
 }
 
 func TestSettingsBinary(t *testing.T) {
-	var w columns.Writer
+	var w wire.Writer
 	err := encodeSettings(&w, 54412, []Setting{
 		{Key: "max_block_size", Value: "65536"},
 		{Key: "network_zstd_compression_level", Value: "-1"},
@@ -158,7 +158,7 @@ func TestSettingsBinaryErrors(t *testing.T) {
 		{Key: "my_custom", Value: "1", Custom: true},
 	} {
 		q := Query{Settings: []Setting{s}}
-		var w columns.Writer
+		var w wire.Writer
 		err := q.Encode(&w, 54412)
 		var pe *ProtocolError
 		if !errors.As(err, &pe) || !strings.Contains(err.Error(), s.Key) {
@@ -169,7 +169,7 @@ func TestSettingsBinaryErrors(t *testing.T) {
 		}
 	}
 	q := Query{Parameters: []Setting{{Key: "p", Value: "'1'"}}}
-	var w columns.Writer
+	var w wire.Writer
 	if err := q.Encode(&w, 54458); err == nil {
 		t.Fatal("parameters accepted below RevParameters")
 	}

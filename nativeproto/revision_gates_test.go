@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 // Tests of the fields gated from 54461 to 54488: golden bytes written in the order of the C++
@@ -16,7 +16,7 @@ import (
 
 func TestServerHello267Capture(t *testing.T) {
 	raw := capture(t, "server_hello_26_7.raw")
-	r := columns.NewBytesReader(raw)
+	r := wire.NewBytesReader(raw)
 	if code, err := r.UVarInt(); err != nil || ServerCode(code) != ServerCodeHello {
 		t.Fatalf("code %d, %v", code, err)
 	}
@@ -40,12 +40,12 @@ func TestServerHello267Capture(t *testing.T) {
 	if h.Nonce == 0 {
 		t.Fatal("no nonce")
 	}
-	var w columns.Writer
+	var w wire.Writer
 	if err := h.Encode(&w, LatestRevision); err != nil {
 		t.Fatal(err)
 	}
 	requireBytes(t, w.Buf, raw)
-	requireNoShortRead(t, raw[1:], func(r *columns.Reader) error { return h.Decode(r, LatestRevision) })
+	requireNoShortRead(t, raw[1:], func(r *wire.Reader) error { return h.Decode(r, LatestRevision) })
 	if err := CheckNotChunked(&h, LatestRevision); err != nil {
 		t.Fatal(err)
 	}
@@ -71,14 +71,14 @@ func TestServerHelloGolden54479(t *testing.T) {
 			01 02 03 04 05 06 07 08
 			01 "k" 01 01 "v" 00
 			15 `+extra)
-		var w columns.Writer
+		var w wire.Writer
 		if err := h.Encode(&w, rev); err != nil {
 			t.Fatal(err)
 		}
 		requireBytes(t, w.Buf, want)
 		var got ServerHello
-		requireNoShortRead(t, want[1:], func(r *columns.Reader) error { return got.Decode(r, rev) })
-		if err := got.Decode(columns.NewBytesReader(want[1:]), rev); err != nil {
+		requireNoShortRead(t, want[1:], func(r *wire.Reader) error { return got.Decode(r, rev) })
+		if err := got.Decode(wire.NewBytesReader(want[1:]), rev); err != nil {
 			t.Fatal(err)
 		}
 		exp := h
@@ -93,7 +93,7 @@ func TestServerHelloGolden54479(t *testing.T) {
 
 func TestServerHelloLimits(t *testing.T) {
 	hello := func(rules int, rule, value string) []byte {
-		var w columns.Writer
+		var w wire.Writer
 		w.String("ClickHouse")
 		w.UVarInt(26)
 		w.UVarInt(7)
@@ -112,24 +112,24 @@ func TestServerHelloLimits(t *testing.T) {
 		return w.Buf
 	}
 	var h ServerHello
-	var le *columns.LimitError
-	err := h.Decode(columns.NewBytesReader(hello(MaxPasswordRules+1, "p", "")), LatestRevision)
+	var le *wire.LimitError
+	err := h.Decode(wire.NewBytesReader(hello(MaxPasswordRules+1, "p", "")), LatestRevision)
 	if !errors.As(err, &le) || le.Max != MaxPasswordRules || !strings.Contains(err.Error(), "password rules") {
 		t.Fatalf("rule count: want a LimitError at %d, got %v", MaxPasswordRules, err)
 	}
-	err = h.Decode(columns.NewBytesReader(hello(1, strings.Repeat("p", MaxHelloStringSize+1), "")), LatestRevision)
+	err = h.Decode(wire.NewBytesReader(hello(1, strings.Repeat("p", MaxHelloStringSize+1), "")), LatestRevision)
 	if !errors.As(err, &le) || !strings.Contains(err.Error(), "password rule pattern") {
 		t.Fatalf("rule size: want a LimitError, got %v", err)
 	}
 	// A setting value above maxSettingValueSize.
 	b := hello(0, "", "")
-	var w columns.Writer
+	var w wire.Writer
 	w.Raw(b)
 	w.Uint64(1)
 	w.String("k")
 	w.UVarInt(0)
 	w.UVarInt(maxSettingValueSize + 1)
-	err = h.Decode(columns.NewBytesReader(w.Buf), LatestRevision)
+	err = h.Decode(wire.NewBytesReader(w.Buf), LatestRevision)
 	if !errors.As(err, &le) || !strings.Contains(err.Error(), "setting value") {
 		t.Fatalf("setting value: want a LimitError, got %v", err)
 	}
@@ -192,7 +192,7 @@ func TestAddendumGolden(t *testing.T) {
 		{54471, `02 "qk" 0a "notchunked" 0a "notchunked" 08`},
 		{54488, `02 "qk" 0a "notchunked" 0a "notchunked" 08`},
 	} {
-		var w columns.Writer
+		var w wire.Writer
 		WriteAddendum(&w, tt.rev, "qk")
 		requireBytes(t, w.Buf, unhex(t, tt.want))
 	}
@@ -229,14 +229,14 @@ func TestClientInfoGates(t *testing.T) {
 		c := ci
 		c.ProtocolVersion = tt.rev
 		want := unhex(t, common(tt.rev)+` `+tt.tail)
-		var w columns.Writer
+		var w wire.Writer
 		if err := c.Encode(&w, tt.rev); err != nil {
 			t.Fatal(err)
 		}
 		requireBytes(t, w.Buf, want)
 		var got ClientInfo
-		requireNoShortRead(t, want, func(r *columns.Reader) error { return got.Decode(r, tt.rev) })
-		if err := got.Decode(columns.NewBytesReader(want), tt.rev); err != nil {
+		requireNoShortRead(t, want, func(r *wire.Reader) error { return got.Decode(r, tt.rev) })
+		if err := got.Decode(wire.NewBytesReader(want), tt.rev); err != nil {
 			t.Fatal(err)
 		}
 		exp := c
@@ -263,7 +263,7 @@ func TestClientInfoGates(t *testing.T) {
 	// What the driver sends at 54488: no JWT, empty agent, not internal, no roles.
 	c := ClientInfo{InitialQueryID: "id", InitialAddress: "0.0.0.0:0", OSUser: "os", ClientHostname: "hn",
 		ClientName: "ch", Major: 1, Minor: 2, ProtocolVersion: 54488, QuotaKey: "q", Patch: 3}
-	var w columns.Writer
+	var w wire.Writer
 	if err := c.Encode(&w, 54488); err != nil {
 		t.Fatal(err)
 	}
@@ -277,13 +277,13 @@ func TestClientInfoGates(t *testing.T) {
 
 func TestClientInfoDecodeLimits(t *testing.T) {
 	base := unhex(t, clientInfoHead+` d8 a9 03 01 "q" 00 03 00 00 00 00 00 00 00 00 00`)
-	var w columns.Writer
+	var w wire.Writer
 	w.Raw(base)
 	w.Byte(1)
 	w.UVarInt(maxCurrentRoles + 1)
 	var c ClientInfo
-	var le *columns.LimitError
-	if err := c.Decode(columns.NewBytesReader(w.Buf), 54488); !errors.As(err, &le) || !strings.Contains(err.Error(), "current roles") {
+	var le *wire.LimitError
+	if err := c.Decode(wire.NewBytesReader(w.Buf), 54488); !errors.As(err, &le) || !strings.Contains(err.Error(), "current roles") {
 		t.Fatalf("want a LimitError for the roles, got %v", err)
 	}
 	// A role count with fewer names than it says fails on the missing bytes, without
@@ -293,13 +293,13 @@ func TestClientInfoDecodeLimits(t *testing.T) {
 	w.Byte(1)
 	w.UVarInt(maxCurrentRoles)
 	w.String("only")
-	if err := c.Decode(columns.NewBytesReader(w.Buf), 54488); err == nil {
+	if err := c.Decode(wire.NewBytesReader(w.Buf), 54488); err == nil {
 		t.Fatal("a short role list decoded")
 	}
 	// Any non-zero internal flag byte is set, as on the server.
 	w.Reset()
 	w.Raw(unhex(t, clientInfoHead+` d8 a9 03 01 "q" 00 03 00 00 00 00 00 00 00 00 02 00`))
-	if err := c.Decode(columns.NewBytesReader(w.Buf), 54488); err != nil || !c.IsInternal || c.CurrentRoles != nil {
+	if err := c.Decode(wire.NewBytesReader(w.Buf), 54488); err != nil || !c.IsInternal || c.CurrentRoles != nil {
 		t.Fatalf("%+v %v", c, err)
 	}
 }
@@ -309,7 +309,7 @@ func TestQueryExtraRoles(t *testing.T) {
 	q.ExtraRoles = "roles"
 	for _, rev := range []Revision{54471, 54472, 54488} {
 		q.ClientInfo.ProtocolVersion = rev
-		var w columns.Writer
+		var w wire.Writer
 		if err := q.Encode(&w, rev); err != nil {
 			t.Fatal(err)
 		}
@@ -323,8 +323,8 @@ func TestQueryExtraRoles(t *testing.T) {
 			t.Fatalf("rev %d: tail %x, want %x", rev, got, want)
 		}
 		var got Query
-		requireNoShortRead(t, w.Buf[1:], func(r *columns.Reader) error { return got.Decode(r, rev) })
-		if err := got.Decode(columns.NewBytesReader(w.Buf[1:]), rev); err != nil {
+		requireNoShortRead(t, w.Buf[1:], func(r *wire.Reader) error { return got.Decode(r, rev) })
+		if err := got.Decode(wire.NewBytesReader(w.Buf[1:]), rev); err != nil {
 			t.Fatal(err)
 		}
 		exp := q
@@ -349,12 +349,12 @@ func TestProgressTotalBytesGolden(t *testing.T) {
 		54463: `03 01 02 03 ac02 05 06 07`,
 		54488: `03 01 02 03 ac02 05 06 07`,
 	} {
-		var w columns.Writer
+		var w wire.Writer
 		p.Encode(&w, rev)
 		requireBytes(t, w.Buf, unhex(t, want))
 		var got Progress
-		requireNoShortRead(t, w.Buf[1:], func(r *columns.Reader) error { return got.Decode(r, rev) })
-		if err := got.Decode(columns.NewBytesReader(w.Buf[1:]), rev); err != nil {
+		requireNoShortRead(t, w.Buf[1:], func(r *wire.Reader) error { return got.Decode(r, rev) })
+		if err := got.Decode(wire.NewBytesReader(w.Buf[1:]), rev); err != nil {
 			t.Fatal(err)
 		}
 		exp := p
@@ -374,7 +374,7 @@ func TestProfileInfoGolden54469(t *testing.T) {
 		54468: `06 01 02 03 01 04 01`,
 		54469: `06 01 02 03 01 04 01 01 c801`,
 	} {
-		var w columns.Writer
+		var w wire.Writer
 		p.Encode(&w, rev)
 		requireBytes(t, w.Buf, unhex(t, want))
 	}
@@ -391,12 +391,12 @@ func TestTablesStatusReadonlyGolden(t *testing.T) {
 		54466: `09 02 01 "d" 01 "r" 01 07 01 "d" 01 "m" 00`,
 		54467: `09 02 01 "d" 01 "r" 01 07 01 01 "d" 01 "m" 00`,
 	} {
-		var w columns.Writer
+		var w wire.Writer
 		s.Encode(&w, rev)
 		requireBytes(t, w.Buf, unhex(t, want))
 		var got TablesStatusResponse
-		requireNoShortRead(t, w.Buf[1:], func(r *columns.Reader) error { return got.Decode(r, rev) })
-		if err := got.Decode(columns.NewBytesReader(w.Buf[1:]), rev); err != nil {
+		requireNoShortRead(t, w.Buf[1:], func(r *wire.Reader) error { return got.Decode(r, rev) })
+		if err := got.Decode(wire.NewBytesReader(w.Buf[1:]), rev); err != nil {
 			t.Fatal(err)
 		}
 		if got.Tables[0].IsReadonly != rev.Has(RevTableReadOnlyCheck) || got.Tables[0].AbsoluteDelay != 7 {
@@ -404,7 +404,7 @@ func TestTablesStatusReadonlyGolden(t *testing.T) {
 		}
 	}
 	// The request is the same at every revision for a client: nothing follows the tables.
-	var w columns.Writer
+	var w wire.Writer
 	(&TablesStatusRequest{Tables: []QualifiedTable{{"d", "t"}}}).Encode(&w)
 	requireBytes(t, w.Buf, unhex(t, `05 01 01 "d" 01 "t"`))
 }
@@ -435,12 +435,12 @@ func TestDataHeader267Capture(t *testing.T) {
 	}
 	// Out-of-order buckets survive a round trip at 54480.
 	info := BlockInfo{Overflows: true, BucketNum: 5, OutOfOrderBuckets: []int32{3, -1}}
-	var w columns.Writer
+	var w wire.Writer
 	info.Encode(&w, 54480)
 	requireBytes(t, w.Buf, unhex(t, `01 01 02 05000000 03 02 03000000 ffffffff 00`))
 	var got BlockInfo
-	requireNoShortRead(t, w.Buf, func(r *columns.Reader) error { return got.Decode(r, 54480) })
-	if err := got.Decode(columns.NewBytesReader(w.Buf), 54480); err != nil {
+	requireNoShortRead(t, w.Buf, func(r *wire.Reader) error { return got.Decode(r, 54480) })
+	if err := got.Decode(wire.NewBytesReader(w.Buf), 54480); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got, info) {
@@ -483,11 +483,11 @@ func TestCompressedTableColumns267Capture(t *testing.T) {
 		}
 	}
 	// A frame holding more than the packet is an error, not a desync.
-	var body columns.Writer
+	var body wire.Writer
 	body.String("")
 	body.String("d")
 	body.Byte(0x05)
-	var w columns.Writer
+	var w wire.Writer
 	w.UVarInt(uint64(ServerCodeTableColumns))
 	out, err := AppendCompressed(w.Buf, body.Buf, MethodLZ4, 0)
 	if err != nil {

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 // Setting is one query setting or query parameter as sent in a Query packet (and, at
@@ -152,7 +152,7 @@ func BinarySettingKind(name string) (SettingKind, bool) {
 }
 
 // encodeSettings appends settings and the empty-name terminator in the format of rev.
-func encodeSettings(w *columns.Writer, rev Revision, settings []Setting) error {
+func encodeSettings(w *wire.Writer, rev Revision, settings []Setting) error {
 	if rev.Has(RevSettingsAsStrings) {
 		for _, s := range settings {
 			if s.Key == "" {
@@ -181,7 +181,7 @@ func encodeSettings(w *columns.Writer, rev Revision, settings []Setting) error {
 	return nil
 }
 
-func encodeBinarySetting(w *columns.Writer, s Setting) error {
+func encodeBinarySetting(w *wire.Writer, s Setting) error {
 	if s.Key == "" {
 		return protoErr("setting with an empty name")
 	}
@@ -234,7 +234,7 @@ func parseUIntSetting(key, val string) (uint64, error) {
 
 // decodeSettings reads a settings list in the format of rev, appending to dst. BINARY values of
 // unknown settings cannot be skipped and are an error.
-func decodeSettings(r *columns.Reader, rev Revision, dst []Setting, maxStr int) ([]Setting, error) {
+func decodeSettings(r *wire.Reader, rev Revision, dst []Setting, maxStr int) ([]Setting, error) {
 	for i := 0; ; i++ {
 		if i > maxSettings {
 			return dst, protoErr("more than %d settings", maxSettings)

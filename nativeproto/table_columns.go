@@ -1,7 +1,7 @@
 package nativeproto
 
 import (
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 // maxTableColumnsDescription caps the column description text of a TableColumns packet.
@@ -18,7 +18,7 @@ type TableColumns struct {
 }
 
 // Decode reads the packet body (after the code).
-func (t *TableColumns) Decode(r *columns.Reader) (err error) {
+func (t *TableColumns) Decode(r *wire.Reader) (err error) {
 	defer func() { err = wrap(err, "table columns") }()
 	if t.Table, err = r.String("table name", maxTableName); err != nil {
 		return err
@@ -28,7 +28,7 @@ func (t *TableColumns) Decode(r *columns.Reader) (err error) {
 }
 
 // Encode appends the packet, code included.
-func (t *TableColumns) Encode(w *columns.Writer) {
+func (t *TableColumns) Encode(w *wire.Writer) {
 	w.UVarInt(uint64(ServerCodeTableColumns))
 	w.String(t.Table)
 	w.String(t.Description)

@@ -1,7 +1,7 @@
 package nativeproto
 
 import (
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 // maxTablesStatus caps the number of tables in a TablesStatus request or response.
@@ -22,7 +22,7 @@ type TablesStatusRequest struct {
 // Encode appends the packet, code included. At RevInterserverSecretTablesStatus an interserver
 // connection sends a cluster-secret hash after it; a client connection sends nothing more (the
 // 26.7 server reads the next packet there), which is what this package does.
-func (q *TablesStatusRequest) Encode(w *columns.Writer) {
+func (q *TablesStatusRequest) Encode(w *wire.Writer) {
 	w.UVarInt(uint64(ClientCodeTablesStatusRequest))
 	w.UVarInt(uint64(len(q.Tables)))
 	for _, t := range q.Tables {
@@ -46,7 +46,7 @@ type TablesStatusResponse struct {
 }
 
 // Decode reads the packet body (after the code) for negotiated revision rev.
-func (s *TablesStatusResponse) Decode(r *columns.Reader, rev Revision) (err error) {
+func (s *TablesStatusResponse) Decode(r *wire.Reader, rev Revision) (err error) {
 	defer func() { err = wrap(err, "tables status response") }()
 	n, err := r.Count("tables status entries", maxTablesStatus)
 	if err != nil {
@@ -82,7 +82,7 @@ func (s *TablesStatusResponse) Decode(r *columns.Reader, rev Revision) (err erro
 }
 
 // Encode appends the packet, code included, for negotiated revision rev.
-func (s *TablesStatusResponse) Encode(w *columns.Writer, rev Revision) {
+func (s *TablesStatusResponse) Encode(w *wire.Writer, rev Revision) {
 	w.UVarInt(uint64(ServerCodeTablesStatusResponse))
 	w.UVarInt(uint64(len(s.Tables)))
 	for _, t := range s.Tables {

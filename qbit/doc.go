@@ -47,4 +47,8 @@
 // planes of a large body sit rows*ceil(D/8) bytes apart, often a multiple of
 // 4 KiB, and writing all W of them for every chunk would alias in the caches
 // and the TLB.
+//
+// The kernels see float and Int8 elements as their raw unsigned patterns through views of the
+// caller's slices (views_unsafe.go, the only use of unsafe here). Built with the purego tag,
+// views_purego.go converts through a pooled scratch slice instead: same results, one pass more.
 package qbit

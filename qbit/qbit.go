@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/bits"
 	"sync"
-	"unsafe"
 )
 
 // Size returns the length in bytes of the Native body of rows vectors of
@@ -18,24 +17,24 @@ func Size(rows, dim, bits int) int {
 // of QBit(Float32, dim): 32 planes, plane 0 (sign) first, into
 // dst[:Size(rows, dim, 32)]. See the package preconditions.
 func TransposeFloat32(dst []byte, src []float32, dim int) {
-	encode(dst, f32Bits(src), dim, 32, enc32)
+	encodeFloat32(dst, src, dim)
 }
 
 // DetransposeFloat32 is the inverse of TransposeFloat32: it decodes
 // len(dst)/dim vectors from the QBit(Float32, dim) body src.
 func DetransposeFloat32(dst []float32, src []byte, dim int) {
-	decode(f32Bits(dst), src, dim, 32, dec32)
+	decodeFloat32(dst, src, dim)
 }
 
 // TransposeFloat64 writes the len(src)/dim vectors of src as the Native body
 // of QBit(Float64, dim) (64 planes) into dst[:Size(rows, dim, 64)].
 func TransposeFloat64(dst []byte, src []float64, dim int) {
-	encode(dst, f64Bits(src), dim, 64, enc64)
+	encodeFloat64(dst, src, dim)
 }
 
 // DetransposeFloat64 is the inverse of TransposeFloat64.
 func DetransposeFloat64(dst []float64, src []byte, dim int) {
-	decode(f64Bits(dst), src, dim, 64, dec64)
+	decodeFloat64(dst, src, dim)
 }
 
 // TransposeBFloat16 writes the len(src)/dim vectors of raw bfloat16 bit
@@ -55,29 +54,12 @@ func DetransposeBFloat16(dst []uint16, src []byte, dim int) {
 // TransposeInt8 writes the len(src)/dim vectors of src as the Native body of
 // QBit(Int8, dim) (8 planes) into dst[:Size(rows, dim, 8)].
 func TransposeInt8(dst []byte, src []int8, dim int) {
-	encode(dst, int8Bytes(src), dim, 8, enc8)
+	encodeInt8(dst, src, dim)
 }
 
 // DetransposeInt8 is the inverse of TransposeInt8.
 func DetransposeInt8(dst []int8, src []byte, dim int) {
-	decode(int8Bytes(dst), src, dim, 8, dec8)
-}
-
-// The kernels work on raw bit patterns. These views reinterpret a slice as
-// the unsigned integer type of the same size and alignment (no copy), which
-// lets the kernels load elements straight into integer registers (and, for
-// Int8, eight elements with one 64-bit load).
-
-func int8Bytes(s []int8) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
-}
-
-func f32Bits(s []float32) []uint32 {
-	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
-}
-
-func f64Bits(s []float64) []uint64 {
-	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+	decodeInt8(dst, src, dim)
 }
 
 // stageTarget is the approximate size in bytes of the staging buffer that
