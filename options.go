@@ -106,7 +106,7 @@ func WithProfileInfo(ctx context.Context, fn func(ProfileInfo)) context.Context 
 // ProfileEvent is one counter of a ProfileEvents packet (servers from protocol revision 54451,
 // ClickHouse 21.12 on; older servers send none): fields Host, Time, ThreadID, Type ("increment"
 // or "gauge"), Name and Value.
-type ProfileEvent = chconn.ProfileEvent
+type ProfileEvent = nativeproto.ProfileEvent
 
 // WithProfileEvents returns a context whose queries call fn with each ProfileEvents packet.
 func WithProfileEvents(ctx context.Context, fn func([]ProfileEvent)) context.Context {
@@ -115,7 +115,7 @@ func WithProfileEvents(ctx context.Context, fn func([]ProfileEvent)) context.Con
 
 // Log is one server log line sent with a query's result (setting send_logs_level): fields
 // Time, Host, QueryID, ThreadID, Priority, Source and Text; Level maps Priority to a slog level.
-type Log = chconn.Log
+type Log = nativeproto.LogEntry
 
 // DefaultLogsLevel is the send_logs_level set by WithLogs and WithServerLogger when the query's
 // settings do not name one.

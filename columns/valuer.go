@@ -1,89 +1,13 @@
 package columns
 
-import (
-	"reflect"
-	"sync"
+import "github.com/chnative/chnative/internal/valuer"
 
-	"github.com/chnative/chnative/internal/valuer"
-)
-
-// This file recognises database/sql Valuers (sql.NullString, sql.Null[T], google/uuid.UUID, any
-// type with a driver.Valuer method) without importing database/sql/driver: the columns package
-// sits below database/sql. driver.Valuer's method is Value() (driver.Value, error), and
-// driver.Value is a named empty interface that cannot be spelled here, so a type assertion cannot
-// find it. A Valuer is therefore recognised by the shape of its method: a method named Value with
-// no arguments returning an empty interface type (driver.Value, any, or another) and error. The
-// shape is looked up once per dynamic type, through reflect, and cached; a type without methods
-// costs one NumMethod call. The method is then called through reflect, which allocates; the
-// columns' fast paths for concrete types come before it, so only values that need unwrapping pay.
-//
-// A Value() (any, error) method, the shape Decimal has, is asserted directly and costs no
-// reflection; so is a driver.Valuer when the database/sql adapter has registered valuer.Func (the
-// root package does at init), which answers as the reflective path does, only faster.
-
-// anyValuer is driver.Valuer with its result spelled any.
-type anyValuer interface{ Value() (any, error) }
-
-var errorType = reflect.TypeFor[error]()
-
-// valueMethods maps a reflect.Type to the index of its Valuer-shaped Value method, or -1.
-var valueMethods sync.Map
-
-// valueMethod returns the index in t's method set of a Valuer-shaped Value method, or -1.
-func valueMethod(t reflect.Type) int {
-	if t.NumMethod() == 0 {
-		return -1
-	}
-	if i, ok := valueMethods.Load(t); ok {
-		return i.(int)
-	}
-	idx := -1
-	if m, ok := t.MethodByName("Value"); ok {
-		// m.Type has the receiver as its first argument.
-		mt := m.Type
-		if mt.NumIn() == 1 && mt.NumOut() == 2 && mt.Out(0).Kind() == reflect.Interface &&
-			mt.Out(0).NumMethod() == 0 && mt.Out(1) == errorType {
-			idx = m.Index
-		}
-	}
-	valueMethods.Store(t, idx)
-	return idx
-}
+// Values with a database/sql Value method (sql.NullString, sql.Null[T], google/uuid.UUID, ...)
+// are unwrapped wherever a column takes a Go value; internal/valuer recognises them by the
+// method's shape, as columns cannot import database/sql/driver.
 
 // isValuer reports whether v (not nil) has a database/sql Value method.
-func isValuer(v any) bool {
-	if _, ok := v.(anyValuer); ok {
-		return true
-	}
-	return valueMethod(reflect.TypeOf(v)) >= 0
-}
+func isValuer(v any) bool { return valuer.Is(v) }
 
-// callValuer calls v's database/sql Value method when v (not nil) has one. ok reports whether it
-// has; isNil that v is a nil pointer, whose Value is not called (it is NULL).
-func callValuer(v any) (out any, ok, isNil bool, err error) {
-	if x, is := v.(anyValuer); is {
-		if isNilPointer(v) {
-			return nil, true, true, nil
-		}
-		out, err = x.Value()
-		return out, true, false, err
-	}
-	if f := valuer.Func; f != nil {
-		if out, ok, isNil, err = f(v); ok {
-			return out, ok, isNil, err
-		}
-	}
-	i := valueMethod(reflect.TypeOf(v))
-	if i < 0 {
-		return nil, false, false, nil
-	}
-	rv := reflect.ValueOf(v)
-	if rv.Kind() == reflect.Pointer && rv.IsNil() {
-		return nil, true, true, nil
-	}
-	res := rv.Method(i).Call(nil)
-	if e := res[1].Interface(); e != nil {
-		return nil, true, false, e.(error)
-	}
-	return res[0].Interface(), true, false, nil
-}
+// callValuer calls v's database/sql Value method when v has one (see valuer.Call).
+func callValuer(v any) (out any, ok, isNil bool, err error) { return valuer.Call(v) }

@@ -1,7 +1,8 @@
 // Package bind writes Go values into ClickHouse SQL: as literals substituted into query text, and
 // as the text of server-side query parameters. It maps the arguments of a query, or of an
 // INSERT's VALUES tuples, to its placeholders. It reads SQL only through internal/sqltext and
-// knows nothing of database/sql beyond the driver.Valuer interface its values may implement.
+// knows nothing of database/sql: values with a database/sql Value method are recognised by
+// internal/valuer.
 //
 // # Design note
 //

@@ -1,7 +1,6 @@
 package bind
 
 import (
-	"database/sql/driver"
 	"fmt"
 	"math/big"
 	"reflect"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/chnative/chnative/columns"
 	"github.com/chnative/chnative/internal/sqltext"
+	"github.com/chnative/chnative/internal/valuer"
 )
 
 // maxLiteralDepth bounds nesting of slices and maps in arguments.
@@ -83,13 +83,13 @@ func formatLiteral(v any, depth int) (string, error) {
 		return typedValueLiteral(x.Type, x.Value, depth)
 	case columns.DynamicValue:
 		return typedValueLiteral(x.Type, x.Value, depth)
-	case driver.Valuer:
-		if rv := reflect.ValueOf(x); rv.Kind() == reflect.Pointer && rv.IsNil() {
-			return "NULL", nil
-		}
-		vv, err := x.Value()
-		if err != nil {
+	}
+	if vv, ok, isNil, err := valuer.Call(v); ok { // a database/sql Valuer
+		switch {
+		case err != nil:
 			return "", err
+		case isNil:
+			return "NULL", nil
 		}
 		return formatLiteral(vv, depth+1)
 	}

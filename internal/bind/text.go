@@ -1,7 +1,6 @@
 package bind
 
 import (
-	"database/sql/driver"
 	"encoding"
 	"fmt"
 	"math"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/valuer"
 )
 
 // derefParam follows pointers and driver.Valuer values (nil pointers and nil values are NULL);
@@ -21,18 +21,18 @@ import (
 // method (a pointer receiver) its element does not have: its text is the value's.
 func derefParam(v any) (any, error) {
 	for range maxLiteralDepth {
-		switch x := v.(type) {
+		switch v.(type) {
 		case nil:
 			return nil, nil
 		case time.Time, columns.Decimal, *big.Int, big.Int:
 			return v, nil
-		case driver.Valuer:
-			if rv := reflect.ValueOf(x); rv.Kind() == reflect.Pointer && rv.IsNil() {
-				return nil, nil
-			}
-			vv, err := x.Value()
-			if err != nil {
+		}
+		if vv, ok, isNil, err := valuer.Call(v); ok { // a database/sql Valuer
+			switch {
+			case err != nil:
 				return nil, err
+			case isNil:
+				return nil, nil
 			}
 			v = vv
 			continue

@@ -116,13 +116,13 @@ func (c *Conn) info(code nativeproto.ServerCode) error {
 	case code == nativeproto.ServerCodeLog && o.OnLogs != nil:
 		_, b, err := c.pr.ReadLogBlock(nil)
 		if err == nil {
-			decodeLogs(b, o.OnLogs)
+			nativeproto.DecodeLogs(b, o.OnLogs)
 		}
 		return err
 	case code == nativeproto.ServerCodeProfileEvents && o.OnProfileEvents != nil:
 		_, b, err := c.pr.ReadLogBlock(nil)
 		if err == nil && b.Rows() > 0 {
-			o.OnProfileEvents(decodeProfileEvents(b))
+			o.OnProfileEvents(nativeproto.DecodeProfileEvents(b))
 		}
 		return err
 	}
