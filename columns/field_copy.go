@@ -3,8 +3,6 @@ package columns
 import (
 	"bytes"
 	"fmt"
-	"math/big"
-	"math/bits"
 	"reflect"
 	"time"
 )
@@ -12,8 +10,9 @@ import (
 // Struct mapping (chnative.Select, ScanStructs; internal/structmap) asks each column how to copy
 // its values into struct fields of a Go type without reflection per row: FieldCopier, with
 // NestedFieldCopier for the columns that wrap another (Nullable into *T, Array into []T). What a
-// copier stores (strings, []byte, slices, pointers, big.Ints) is allocated for each call and
-// never reused: it belongs to the caller.
+// copier stores (strings, []byte, slices, pointers) is allocated for each call and never
+// reused: it belongs to the caller. (Decimal fields have none: *Decimal is a Scan-er, which
+// struct mapping leaves to Scan.)
 
 // FieldCopyFunc copies rows [0, n) of col, a column of the type whose FieldCopyFunc returned it
 // (the same column or a later block's), into the first n elements of dst.
@@ -37,9 +36,8 @@ type NestedFieldCopier interface {
 }
 
 var (
-	timeFieldType    = reflect.TypeFor[time.Time]()
-	decimalFieldType = reflect.TypeFor[Decimal]()
-	bytesFieldType   = reflect.TypeFor[[]byte]()
+	timeFieldType  = reflect.TypeFor[time.Time]()
+	bytesFieldType = reflect.TypeFor[[]byte]()
 )
 
 // FieldCopyFunc copies into fields of T's kind (named types included).
@@ -218,60 +216,6 @@ func (c *UUID) FieldCopyFunc(ft reflect.Type) FieldCopyFunc {
 			SetField(dst, i, u)
 		}
 		return nil
-	}
-}
-
-// FieldCopyFunc copies into Decimal fields (see copyDecimals).
-func (c *Decimal32) FieldCopyFunc(ft reflect.Type) FieldCopyFunc {
-	if ft != decimalFieldType {
-		return nil
-	}
-	return func(col Column, dst FieldSlice, n int) error {
-		d := col.(*Decimal32)
-		copyDecimals(d.Values()[:n], d.Scale(), dst)
-		return nil
-	}
-}
-
-// FieldCopyFunc copies into Decimal fields (see copyDecimals).
-func (c *Decimal64) FieldCopyFunc(ft reflect.Type) FieldCopyFunc {
-	if ft != decimalFieldType {
-		return nil
-	}
-	return func(col Column, dst FieldSlice, n int) error {
-		d := col.(*Decimal64)
-		copyDecimals(d.Values()[:n], d.Scale(), dst)
-		return nil
-	}
-}
-
-// copyDecimals sets Decimal fields from unscaled values. The big.Ints and their words are
-// allocated once per call (never reused), not once per value.
-func copyDecimals[T int32 | int64](v []T, scale int, dst FieldSlice) {
-	n := len(v)
-	ints := make([]big.Int, n)
-	var words []big.Word
-	if bits.UintSize == 64 {
-		words = make([]big.Word, n)
-	}
-	for i, x := range v {
-		u := &ints[i]
-		switch {
-		case x == 0:
-		case words != nil:
-			m := uint64(x)
-			if x < 0 {
-				m = -m
-			}
-			words[i] = big.Word(m)
-			u.SetBits(words[i : i+1 : i+1])
-			if x < 0 {
-				u.Neg(u)
-			}
-		default:
-			u.SetInt64(int64(x))
-		}
-		SetField(dst, i, Decimal{Unscaled: u, Scale: scale})
 	}
 }
 

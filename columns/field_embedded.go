@@ -20,6 +20,12 @@ func (c *Date32) FieldCopyFunc(reflect.Type) FieldCopyFunc { return nil }
 // FieldCopyFunc returns nil: DateTime64 has no fast path into fields.
 func (c *DateTime64) FieldCopyFunc(reflect.Type) FieldCopyFunc { return nil }
 
+// FieldCopyFunc returns nil: Decimal32 has no fast path into fields (*Decimal is a Scan-er).
+func (c *Decimal32) FieldCopyFunc(reflect.Type) FieldCopyFunc { return nil }
+
+// FieldCopyFunc returns nil: Decimal64 has no fast path into fields (*Decimal is a Scan-er).
+func (c *Decimal64) FieldCopyFunc(reflect.Type) FieldCopyFunc { return nil }
+
 // FieldCopyFunc returns nil: Interval has no fast path into fields.
 func (c *Interval) FieldCopyFunc(reflect.Type) FieldCopyFunc { return nil }
 

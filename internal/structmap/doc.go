@@ -23,8 +23,8 @@
 // Its pointer arithmetic lives in columns/field_slice_unsafe.go (built without the purego tag,
 // which says what it relies on); with the purego tag columns/field_slice_purego.go does the same
 // through reflect, slowly. This package's own unsafe is one_unsafe.go (a one-element slice over a
-// *T, for AppendStruct), with its safe twin one_purego.go. Strings, []byte, slices, pointers and
-// big.Ints a copier stores are allocated for each block and never reused: they belong to the
+// *T, for AppendStruct), with its safe twin one_purego.go. Strings, []byte, slices and pointers a
+// copier stores are allocated for each block and never reused: they belong to the
 // caller.
 //
 // The package does not import database/sql: a Scan-er is the interface shape
