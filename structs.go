@@ -70,10 +70,10 @@ func scanStructs[T any](ctx context.Context, c Conn, query string, args []any, r
 		return err
 	}
 	defer blocks.Close()
-	var plan *structmap.ReadPlan
+	var plan structmap.ReadPlan
 	for blocks.Next() {
 		b := blocks.Block()
-		if plan == nil {
+		if !plan.Planned() {
 			if plan, err = structmap.PlanRead(t, b); err != nil {
 				return err
 			}

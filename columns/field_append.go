@@ -1,6 +1,10 @@
 package columns
 
-import "reflect"
+import (
+	"reflect"
+
+	"github.com/chnative/chnative/internal/fieldslice"
+)
 
 // Struct mapping (chnative.AppendStructs; internal/structmap) asks each column how to append the
 // values of struct fields of a Go type without reflection per row: FieldAppender. Columns that
@@ -8,7 +12,7 @@ import "reflect"
 
 // FieldAppendFunc appends the first n elements of src to col, a column of the type whose
 // FieldAppendFunc returned it. On an error at element k it returns k, having appended [0, k).
-type FieldAppendFunc func(col Column, src FieldSlice, n int) (int, error)
+type FieldAppendFunc func(col Column, src fieldslice.Slice, n int) (int, error)
 
 // FieldAppender is implemented by columns that append struct fields of some Go types directly.
 type FieldAppender interface {
@@ -25,10 +29,10 @@ func (c *Fixed[T]) FieldAppendFunc(ft reflect.Type) FieldAppendFunc {
 	return appendFixedFields[T]
 }
 
-func appendFixedFields[T FixedNum](col Column, src FieldSlice, n int) (int, error) {
+func appendFixedFields[T FixedNum](col Column, src fieldslice.Slice, n int) (int, error) {
 	c := col.(*Fixed[T])
 	for i := 0; i < n; i++ {
-		c.Append(GetField[T](src, i))
+		c.Append(fieldslice.Get[T](src, i))
 	}
 	return n, nil
 }
@@ -44,18 +48,18 @@ func (c *String) FieldAppendFunc(ft reflect.Type) FieldAppendFunc {
 	return nil
 }
 
-func appendStringFields(col Column, src FieldSlice, n int) (int, error) {
+func appendStringFields(col Column, src fieldslice.Slice, n int) (int, error) {
 	c := col.(*String)
 	for i := 0; i < n; i++ {
-		c.Append(GetField[string](src, i))
+		c.Append(fieldslice.Get[string](src, i))
 	}
 	return n, nil
 }
 
-func appendBytesFields(col Column, src FieldSlice, n int) (int, error) {
+func appendBytesFields(col Column, src fieldslice.Slice, n int) (int, error) {
 	c := col.(*String)
 	for i := 0; i < n; i++ {
-		c.AppendBytes(GetField[[]byte](src, i))
+		c.AppendBytes(fieldslice.Get[[]byte](src, i))
 	}
 	return n, nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"time"
+
+	"github.com/chnative/chnative/internal/fieldslice"
 )
 
 // Struct mapping (chnative.Select, ScanStructs; internal/structmap) asks each column how to copy
@@ -16,7 +18,7 @@ import (
 
 // FieldCopyFunc copies rows [0, n) of col, a column of the type whose FieldCopyFunc returned it
 // (the same column or a later block's), into the first n elements of dst.
-type FieldCopyFunc func(col Column, dst FieldSlice, n int) error
+type FieldCopyFunc func(col Column, dst fieldslice.Slice, n int) error
 
 // FieldCopier is implemented by columns with a fast path into struct fields.
 type FieldCopier interface {
@@ -48,10 +50,10 @@ func (c *Fixed[T]) FieldCopyFunc(ft reflect.Type) FieldCopyFunc {
 	return copyFixed[T]
 }
 
-func copyFixed[T FixedNum](col Column, dst FieldSlice, n int) error {
+func copyFixed[T FixedNum](col Column, dst fieldslice.Slice, n int) error {
 	v := col.(*Fixed[T]).Values()[:n]
 	for i := range v {
-		SetField(dst, i, v[i])
+		fieldslice.Set(dst, i, v[i])
 	}
 	return nil
 }
@@ -68,23 +70,23 @@ func (c *String) FieldCopyFunc(ft reflect.Type) FieldCopyFunc {
 	return nil
 }
 
-func copyStrings(col Column, dst FieldSlice, n int) error {
+func copyStrings(col Column, dst fieldslice.Slice, n int) error {
 	arena, ends := col.(*String).Data()
 	text := string(arena[:ends[n-1]])
 	prev := 0
 	for i, e := range ends[:n] {
-		SetField(dst, i, text[prev:e])
+		fieldslice.Set(dst, i, text[prev:e])
 		prev = e
 	}
 	return nil
 }
 
-func copyBytes(col Column, dst FieldSlice, n int) error {
+func copyBytes(col Column, dst fieldslice.Slice, n int) error {
 	arena, ends := col.(*String).Data()
 	text := bytes.Clone(arena[:ends[n-1]])
 	prev := 0
 	for i, e := range ends[:n] {
-		SetField(dst, i, text[prev:e:e])
+		fieldslice.Set(dst, i, text[prev:e:e])
 		prev = e
 	}
 	return nil
@@ -95,12 +97,12 @@ func (c *FixedString) FieldCopyFunc(ft reflect.Type) FieldCopyFunc {
 	if ft.Kind() != reflect.String {
 		return nil
 	}
-	return func(col Column, dst FieldSlice, n int) error {
+	return func(col Column, dst fieldslice.Slice, n int) error {
 		c := col.(*FixedString)
 		w := c.Size()
 		text := string(c.Data()[:n*w])
 		for i := 0; i < n; i++ {
-			SetField(dst, i, text[i*w:(i+1)*w])
+			fieldslice.Set(dst, i, text[i*w:(i+1)*w])
 		}
 		return nil
 	}
@@ -117,7 +119,7 @@ func (c *Enum[T]) FieldCopyFunc(ft reflect.Type) FieldCopyFunc {
 	return copyEnum16Names
 }
 
-func copyEnum8Names(col Column, dst FieldSlice, n int) error {
+func copyEnum8Names(col Column, dst fieldslice.Slice, n int) error {
 	c := col.(*Enum8)
 	var names [256]string
 	var seen [256]bool
@@ -126,12 +128,12 @@ func copyEnum8Names(col Column, dst FieldSlice, n int) error {
 		if !seen[k] {
 			names[k], seen[k] = c.Name(i), true
 		}
-		SetField(dst, i, names[k])
+		fieldslice.Set(dst, i, names[k])
 	}
 	return nil
 }
 
-func copyEnum16Names(col Column, dst FieldSlice, n int) error {
+func copyEnum16Names(col Column, dst fieldslice.Slice, n int) error {
 	c := col.(*Enum16)
 	names := map[int16]string{}
 	for i, v := range c.Values()[:n] {
@@ -140,7 +142,7 @@ func copyEnum16Names(col Column, dst FieldSlice, n int) error {
 			name = c.Name(i)
 			names[v] = name
 		}
-		SetField(dst, i, name)
+		fieldslice.Set(dst, i, name)
 	}
 	return nil
 }
@@ -154,7 +156,7 @@ func (c *LowCardinality) FieldCopyFunc(ft reflect.Type) FieldCopyFunc {
 	return copyLowCardinalityStrings
 }
 
-func copyLowCardinalityStrings(col Column, dst FieldSlice, n int) error {
+func copyLowCardinalityStrings(col Column, dst fieldslice.Slice, n int) error {
 	lc := col.(*LowCardinality)
 	dict, ok := lc.Dictionary().(*String)
 	if !ok {
@@ -171,7 +173,7 @@ func copyLowCardinalityStrings(col Column, dst FieldSlice, n int) error {
 		}
 	}
 	for i, k := range lc.Indexes()[:n] {
-		SetField(dst, i, strs[k])
+		fieldslice.Set(dst, i, strs[k])
 	}
 	return nil
 }
@@ -181,10 +183,10 @@ func (c *Date) FieldCopyFunc(ft reflect.Type) FieldCopyFunc {
 	if ft != timeFieldType {
 		return nil
 	}
-	return func(col Column, dst FieldSlice, n int) error {
+	return func(col Column, dst fieldslice.Slice, n int) error {
 		c := col.(*Date)
 		for i := range n {
-			SetField(dst, i, c.Time(i))
+			fieldslice.Set(dst, i, c.Time(i))
 		}
 		return nil
 	}
@@ -195,11 +197,11 @@ func (c *DateTime) FieldCopyFunc(ft reflect.Type) FieldCopyFunc {
 	if ft != timeFieldType {
 		return nil
 	}
-	return func(col Column, dst FieldSlice, n int) error {
+	return func(col Column, dst fieldslice.Slice, n int) error {
 		c := col.(*DateTime)
 		loc := c.Location()
 		for i, v := range c.Values()[:n] {
-			SetField(dst, i, time.Unix(int64(v), 0).In(loc))
+			fieldslice.Set(dst, i, time.Unix(int64(v), 0).In(loc))
 		}
 		return nil
 	}
@@ -211,9 +213,9 @@ func (c *UUID) FieldCopyFunc(ft reflect.Type) FieldCopyFunc {
 	if ft.Kind() != reflect.Array || ft.Len() != 16 || ft.Elem().Kind() != reflect.Uint8 {
 		return nil
 	}
-	return func(col Column, dst FieldSlice, n int) error {
+	return func(col Column, dst fieldslice.Slice, n int) error {
 		for i, u := range col.(*UUID).Values()[:n] {
-			SetField(dst, i, u)
+			fieldslice.Set(dst, i, u)
 		}
 		return nil
 	}
@@ -231,9 +233,9 @@ func (c *Nullable) NestedField(ft reflect.Type) (Column, reflect.Type, bool) {
 // inner fills (a kept pointer keeps that block's values alive).
 func (c *Nullable) NestedFieldCopyFunc(ft reflect.Type, inner FieldCopyFunc) FieldCopyFunc {
 	st := reflect.SliceOf(ft.Elem())
-	return func(col Column, dst FieldSlice, n int) error {
+	return func(col Column, dst fieldslice.Slice, n int) error {
 		c := col.(*Nullable)
-		vals := ElemsOf(reflect.MakeSlice(st, n, n))
+		vals := fieldslice.Elems(reflect.MakeSlice(st, n, n))
 		if err := inner(c.Inner(), vals, n); err != nil {
 			return err
 		}
@@ -261,11 +263,11 @@ func (c *Array) NestedField(ft reflect.Type) (Column, reflect.Type, bool) {
 // fills.
 func (c *Array) NestedFieldCopyFunc(ft reflect.Type, inner FieldCopyFunc) FieldCopyFunc {
 	st := reflect.SliceOf(ft.Elem())
-	return func(col Column, dst FieldSlice, n int) error {
+	return func(col Column, dst fieldslice.Slice, n int) error {
 		c := col.(*Array)
 		offs := c.Offsets()[:n]
 		total := int(offs[n-1])
-		vals := ElemsOf(reflect.MakeSlice(st, total, total))
+		vals := fieldslice.Elems(reflect.MakeSlice(st, total, total))
 		if total > 0 {
 			if err := inner(c.Elem(), vals, total); err != nil {
 				return err

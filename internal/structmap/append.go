@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/fieldslice"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -71,7 +72,7 @@ func AppendRows[T any](p *AppendPlan, b *nativeproto.Block, rows []T) error {
 	var failErr error
 	for j := range p.fields {
 		fa := &p.fields[j]
-		if k, err := fa.fn(b.Column(j), columns.FieldsOf(rows, fa.field), failRow); err != nil {
+		if k, err := fa.fn(b.Column(j), fieldslice.Of(rows, fa.field), failRow); err != nil {
 			failRow, failCol, failErr = k, j, err
 		}
 	}
@@ -135,7 +136,7 @@ func pointerOnlyConverter(ft reflect.Type) bool {
 // column finds the method; columns copy what they append and keep no pointer.
 func valueAppender(ft reflect.Type) columns.FieldAppendFunc {
 	if pointerOnlyConverter(ft) {
-		return func(col columns.Column, src columns.FieldSlice, n int) (int, error) {
+		return func(col columns.Column, src fieldslice.Slice, n int) (int, error) {
 			for i := 0; i < n; i++ {
 				if err := col.AppendValue(src.Addr(i, ft).Interface()); err != nil {
 					return i, err
@@ -144,7 +145,7 @@ func valueAppender(ft reflect.Type) columns.FieldAppendFunc {
 			return n, nil
 		}
 	}
-	return func(col columns.Column, src columns.FieldSlice, n int) (int, error) {
+	return func(col columns.Column, src fieldslice.Slice, n int) (int, error) {
 		for i := 0; i < n; i++ {
 			if err := col.AppendValue(src.Addr(i, ft).Elem().Interface()); err != nil {
 				return i, err

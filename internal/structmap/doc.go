@@ -19,9 +19,9 @@
 // on reads, and through Column.AppendValue (driver.Valuer, encoding.BinaryMarshaler,
 // fmt.Stringer and encoding.TextMarshaler, pointers, ...) on appends.
 //
-// Memory: fields are addressed through columns.FieldSlice, one field of every element of a []T.
-// Its pointer arithmetic lives in columns/field_slice_unsafe.go (built without the purego tag,
-// which says what it relies on); with the purego tag columns/field_slice_purego.go does the same
+// Memory: fields are addressed through internal/fieldslice, one field of every element of a []T.
+// Its pointer arithmetic lives in fieldslice/slice_unsafe.go (built without the purego tag,
+// which says what it relies on); with the purego tag fieldslice/slice_purego.go does the same
 // through reflect, slowly. This package's own unsafe is one_unsafe.go (a one-element slice over a
 // *T, for AppendStruct), with its safe twin one_purego.go. Strings, []byte, slices and pointers a
 // copier stores are allocated for each block and never reused: they belong to the

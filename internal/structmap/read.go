@@ -6,11 +6,13 @@ import (
 	"strings"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/fieldslice"
 	"github.com/chnative/chnative/nativeproto"
 )
 
 // ReadPlan copies the columns of result blocks into the fields of one struct type. It is made
-// from a query's first block and used for each of its blocks.
+// from a query's first block and used for each of its blocks; the zero ReadPlan is not planned.
+// It is a value (no allocation of its own per query).
 type ReadPlan struct {
 	fields []fieldCopier // one per column, in column order
 }
@@ -24,29 +26,32 @@ type fieldCopier struct {
 
 // PlanRead matches the columns of b to the fields of the struct type t: every column needs a
 // field; fields without a column stay zero.
-func PlanRead(t reflect.Type, b *nativeproto.Block) (*ReadPlan, error) {
+func PlanRead(t reflect.Type, b *nativeproto.Block) (ReadPlan, error) {
 	fields, err := Fields(t)
 	if err != nil {
-		return nil, err
+		return ReadPlan{}, err
 	}
-	p := &ReadPlan{fields: make([]fieldCopier, 0, b.NumColumns())}
+	p := ReadPlan{fields: make([]fieldCopier, 0, b.NumColumns())}
 	for i := 0; i < b.NumColumns(); i++ {
 		f, ok := fields[strings.ToLower(b.Name(i))]
 		if !ok {
-			return nil, fmt.Errorf("chnative: no field of %v for column %s", t, b.Name(i))
+			return ReadPlan{}, fmt.Errorf("chnative: no field of %v for column %s", t, b.Name(i))
 		}
 		p.fields = append(p.fields, fieldCopier{col: i, field: f, copy: copierFor(b.Column(i), f.Type)})
 	}
 	return p, nil
 }
 
+// Planned reports whether p was made by PlanRead.
+func (p ReadPlan) Planned() bool { return p.fields != nil }
+
 // CopyBlock copies rows [0, len(dst)) of b into dst, whose elements are zero, of the struct type
 // p was planned for. What the fields point to is allocated here and never reused: it belongs
 // to the caller.
-func CopyBlock[T any](p *ReadPlan, b *nativeproto.Block, dst []T) error {
+func CopyBlock[T any](p ReadPlan, b *nativeproto.Block, dst []T) error {
 	n := len(dst)
 	for _, fc := range p.fields {
-		if err := fc.copy(b.Column(fc.col), columns.FieldsOf(dst, fc.field), n); err != nil {
+		if err := fc.copy(b.Column(fc.col), fieldslice.Of(dst, fc.field), n); err != nil {
 			return fmt.Errorf("chnative: column %s into field %s: %w", b.Name(fc.col), fc.field.Name, err)
 		}
 	}
@@ -88,7 +93,7 @@ func fastCopier(col columns.Column, ft reflect.Type) columns.FieldCopyFunc {
 // them (Scan-ers, pointers for NULL, assignable and convertible types).
 func reflectCopier(ft reflect.Type) columns.FieldCopyFunc {
 	scan := isScanner(ft)
-	return func(col columns.Column, dst columns.FieldSlice, n int) error {
+	return func(col columns.Column, dst fieldslice.Slice, n int) error {
 		for i := 0; i < n; i++ {
 			p := dst.Addr(i, ft)
 			if ok, err := columns.ScanValue(col, i, p.Interface()); ok {

@@ -99,7 +99,7 @@ func TestCopyBlockFastPathsMatchReflect(t *testing.T) {
 	if err := CopyBlock(plan, b, got); err != nil {
 		t.Fatal(err)
 	}
-	slow := &ReadPlan{fields: append([]fieldCopier(nil), plan.fields...)}
+	slow := ReadPlan{fields: append([]fieldCopier(nil), plan.fields...)}
 	for i := range slow.fields {
 		fc := &slow.fields[i]
 		fast := fastCopier(b.Column(fc.col), fc.field.Type) != nil

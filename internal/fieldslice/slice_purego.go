@@ -1,34 +1,34 @@
 //go:build purego
 
-package columns
+package fieldslice
 
-// The safe twin of field_slice_unsafe.go: the same FieldSlice through reflect (Index, Field,
+// The safe twin of slice_unsafe.go: the same Slice through reflect (Index, Field,
 // Set, Convert). Slow, one reflect walk per value, but it relies only on what reflect promises.
 
 import "reflect"
 
-// FieldSlice is one field of each element of a slice of structs (or the elements of a slice
+// Slice is one field of each element of a slice of structs (or the elements of a slice
 // themselves): where struct mapping copies column values to, or appends them from. It borrows
 // the slice: nothing is copied.
-type FieldSlice struct {
+type Slice struct {
 	v     reflect.Value // the slice
 	index []int         // the field's path in an element; nil: the element itself
 }
 
-// FieldsOf returns field f of each element of rows. f must describe a field of T, with Index
+// Of returns field f of each element of rows. f must describe a field of T, with Index
 // its path from T.
-func FieldsOf[T any](rows []T, f reflect.StructField) FieldSlice {
-	return FieldSlice{reflect.ValueOf(rows), f.Index}
+func Of[T any](rows []T, f reflect.StructField) Slice {
+	return Slice{reflect.ValueOf(rows), f.Index}
 }
 
-// ElemsOf returns the elements of the slice v (made with reflect.MakeSlice, say) as a
-// FieldSlice.
-func ElemsOf(v reflect.Value) FieldSlice { return FieldSlice{v, nil} }
+// Elems returns the elements of the slice v (made with reflect.MakeSlice, say) as a
+// Slice.
+func Elems(v reflect.Value) Slice { return Slice{v, nil} }
 
 // Len returns the number of elements.
-func (d FieldSlice) Len() int { return d.v.Len() }
+func (d Slice) Len() int { return d.v.Len() }
 
-func (d FieldSlice) field(i int) reflect.Value {
+func (d Slice) field(i int) reflect.Value {
 	e := d.v.Index(i)
 	if d.index != nil {
 		e = e.FieldByIndex(d.index)
@@ -36,14 +36,14 @@ func (d FieldSlice) field(i int) reflect.Value {
 	return e
 }
 
-// SetField stores v in element i's field, whose type has T's memory layout.
-func SetField[T any](d FieldSlice, i int, v T) {
+// Set stores v in element i's field, whose type has T's memory layout.
+func Set[T any](d Slice, i int, v T) {
 	f := d.field(i)
 	f.Set(convertField(reflect.ValueOf(v), f.Type()))
 }
 
-// GetField returns element i's field, whose type has T's memory layout.
-func GetField[T any](d FieldSlice, i int) T {
+// Get returns element i's field, whose type has T's memory layout.
+func Get[T any](d Slice, i int) T {
 	return convertField(d.field(i), reflect.TypeFor[T]()).Interface().(T)
 }
 
@@ -74,19 +74,19 @@ func convertField(v reflect.Value, t reflect.Type) reflect.Value {
 }
 
 // Addr returns a pointer (of type *ft) to element i's field, of type ft.
-func (d FieldSlice) Addr(i int, ft reflect.Type) reflect.Value { return d.field(i).Addr() }
+func (d Slice) Addr(i int, ft reflect.Type) reflect.Value { return d.field(i).Addr() }
 
 // SetNil sets element i's field, a pointer, to nil.
-func (d FieldSlice) SetNil(i int) { d.field(i).SetZero() }
+func (d Slice) SetNil(i int) { d.field(i).SetZero() }
 
-// SetPointer sets element i's field, a *E, to the address of element j of elems (a FieldSlice
-// of a []E from ElemsOf).
-func (d FieldSlice) SetPointer(i int, elems FieldSlice, j int) {
+// SetPointer sets element i's field, a *E, to the address of element j of elems (a Slice of a
+// []E from Elems).
+func (d Slice) SetPointer(i int, elems Slice, j int) {
 	d.field(i).Set(elems.field(j).Addr())
 }
 
-// SetSlice sets element i's field, a []E, to elements [lo, hi) of elems (a FieldSlice of a []E
-// from ElemsOf), with capacity hi-lo.
-func (d FieldSlice) SetSlice(i int, elems FieldSlice, lo, hi int) {
+// SetSlice sets element i's field, a []E, to elements [lo, hi) of elems (a Slice of a []E from
+// Elems), with capacity hi-lo.
+func (d Slice) SetSlice(i int, elems Slice, lo, hi int) {
 	d.field(i).Set(elems.v.Slice3(lo, hi, hi))
 }
