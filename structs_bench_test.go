@@ -134,3 +134,28 @@ func BenchmarkScanStructs(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(benchStructBlocks*benchStructRows), "ns/row")
 }
+
+// BenchmarkCopyStructs measures copying one block of benchStructRow's columns into structs.
+func BenchmarkCopyStructs(b *testing.B) {
+	benchCopy[benchStructRow](b, benchStructBlock(b, benchStructRows))
+}
+
+// BenchmarkCopyStructsNumbers measures copying a block of three number columns into structs.
+func BenchmarkCopyStructsNumbers(b *testing.B) {
+	type row struct {
+		ID  uint64  `ch:"id"`
+		Val float64 `ch:"val"`
+		N   int32   `ch:"n"`
+	}
+	blk := nativeproto.NewBlock()
+	id, val, n := columns.NewFixed[uint64]("UInt64"), columns.NewFixed[float64]("Float64"), columns.NewFixed[int32]("Int32")
+	for i := range benchStructRows {
+		id.Append(uint64(i))
+		val.Append(float64(i))
+		n.Append(int32(i))
+	}
+	blk.Add("id", id)
+	blk.Add("val", val)
+	blk.Add("n", n)
+	benchCopy[row](b, blk)
+}
