@@ -103,3 +103,11 @@ func Call(v any) (out any, ok, isNil bool, err error) {
 	}
 	return res[0].Interface(), true, false, nil
 }
+
+// IsType reports whether values of type t have a database/sql Value method (as Is does for one
+// value), for callers that plan by type.
+func IsType(t reflect.Type) bool {
+	return t.Implements(anyValuerType) || valueMethod(t) >= 0
+}
+
+var anyValuerType = reflect.TypeFor[anyValuer]()

@@ -1,0 +1,72 @@
+package columns
+
+import "reflect"
+
+// The column types below embed Fixed[T] for their storage, and would otherwise inherit its
+// FieldCopyFunc and FieldAppendFunc: a Date would copy its day numbers into uint16 fields, a
+// Bool append uint8 fields unchecked. Each says here what it does instead (nil: no fast path,
+// struct mapping goes through Value and AppendValue). A new type embedding Fixed[T] belongs in
+// this file too (TestFieldFastPathsOfEmbedders lists them).
+
+// FieldCopyFunc returns nil: Bool has no fast path into fields.
+func (c *Bool) FieldCopyFunc(reflect.Type) FieldCopyFunc { return nil }
+
+// FieldCopyFunc returns nil: BFloat16 has no fast path into fields.
+func (c *BFloat16) FieldCopyFunc(reflect.Type) FieldCopyFunc { return nil }
+
+// FieldCopyFunc returns nil: Date32 has no fast path into fields.
+func (c *Date32) FieldCopyFunc(reflect.Type) FieldCopyFunc { return nil }
+
+// FieldCopyFunc returns nil: DateTime64 has no fast path into fields.
+func (c *DateTime64) FieldCopyFunc(reflect.Type) FieldCopyFunc { return nil }
+
+// FieldCopyFunc returns nil: Decimal32 has no fast path into fields (*Decimal is a Scan-er).
+func (c *Decimal32) FieldCopyFunc(reflect.Type) FieldCopyFunc { return nil }
+
+// FieldCopyFunc returns nil: Decimal64 has no fast path into fields (*Decimal is a Scan-er).
+func (c *Decimal64) FieldCopyFunc(reflect.Type) FieldCopyFunc { return nil }
+
+// FieldCopyFunc returns nil: Interval has no fast path into fields.
+func (c *Interval) FieldCopyFunc(reflect.Type) FieldCopyFunc { return nil }
+
+// FieldCopyFunc returns nil: Time64 has no fast path into fields.
+func (c *Time64) FieldCopyFunc(reflect.Type) FieldCopyFunc { return nil }
+
+// FieldCopyFunc returns nil: IPv4 has no fast path into fields.
+func (c *IPv4) FieldCopyFunc(reflect.Type) FieldCopyFunc { return nil }
+
+// FieldAppendFunc returns nil: Bool fields go through AppendValue.
+func (c *Bool) FieldAppendFunc(reflect.Type) FieldAppendFunc { return nil }
+
+// FieldAppendFunc returns nil: BFloat16 fields go through AppendValue.
+func (c *BFloat16) FieldAppendFunc(reflect.Type) FieldAppendFunc { return nil }
+
+// FieldAppendFunc returns nil: Date32 fields go through AppendValue.
+func (c *Date32) FieldAppendFunc(reflect.Type) FieldAppendFunc { return nil }
+
+// FieldAppendFunc returns nil: Date fields go through AppendValue.
+func (c *Date) FieldAppendFunc(reflect.Type) FieldAppendFunc { return nil }
+
+// FieldAppendFunc returns nil: DateTime fields go through AppendValue.
+func (c *DateTime) FieldAppendFunc(reflect.Type) FieldAppendFunc { return nil }
+
+// FieldAppendFunc returns nil: DateTime64 fields go through AppendValue.
+func (c *DateTime64) FieldAppendFunc(reflect.Type) FieldAppendFunc { return nil }
+
+// FieldAppendFunc returns nil: Decimal32 fields go through AppendValue.
+func (c *Decimal32) FieldAppendFunc(reflect.Type) FieldAppendFunc { return nil }
+
+// FieldAppendFunc returns nil: Decimal64 fields go through AppendValue.
+func (c *Decimal64) FieldAppendFunc(reflect.Type) FieldAppendFunc { return nil }
+
+// FieldAppendFunc returns nil: Enum fields go through AppendValue.
+func (c *Enum[T]) FieldAppendFunc(reflect.Type) FieldAppendFunc { return nil }
+
+// FieldAppendFunc returns nil: Interval fields go through AppendValue.
+func (c *Interval) FieldAppendFunc(reflect.Type) FieldAppendFunc { return nil }
+
+// FieldAppendFunc returns nil: Time64 fields go through AppendValue.
+func (c *Time64) FieldAppendFunc(reflect.Type) FieldAppendFunc { return nil }
+
+// FieldAppendFunc returns nil: IPv4 fields go through AppendValue.
+func (c *IPv4) FieldAppendFunc(reflect.Type) FieldAppendFunc { return nil }

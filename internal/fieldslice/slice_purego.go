@@ -1,0 +1,92 @@
+//go:build purego
+
+package fieldslice
+
+// The safe twin of slice_unsafe.go: the same Slice through reflect (Index, Field,
+// Set, Convert). Slow, one reflect walk per value, but it relies only on what reflect promises.
+
+import "reflect"
+
+// Slice is one field of each element of a slice of structs (or the elements of a slice
+// themselves): where struct mapping copies column values to, or appends them from. It borrows
+// the slice: nothing is copied.
+type Slice struct {
+	v     reflect.Value // the slice
+	index []int         // the field's path in an element; nil: the element itself
+}
+
+// Of returns field f of each element of rows. f must describe a field of T, with Index
+// its path from T.
+func Of[T any](rows []T, f reflect.StructField) Slice {
+	return Slice{reflect.ValueOf(rows), f.Index}
+}
+
+// Elems returns the elements of the slice v (made with reflect.MakeSlice, say) as a
+// Slice.
+func Elems(v reflect.Value) Slice { return Slice{v, nil} }
+
+// Len returns the number of elements.
+func (d Slice) Len() int { return d.v.Len() }
+
+func (d Slice) field(i int) reflect.Value {
+	e := d.v.Index(i)
+	if d.index != nil {
+		e = e.FieldByIndex(d.index)
+	}
+	return e
+}
+
+// Set stores v in element i's field, whose type has T's memory layout.
+func Set[T any](d Slice, i int, v T) {
+	f := d.field(i)
+	f.Set(convertField(reflect.ValueOf(v), f.Type()))
+}
+
+// Get returns element i's field, whose type has T's memory layout.
+func Get[T any](d Slice, i int) T {
+	return convertField(d.field(i), reflect.TypeFor[T]()).Interface().(T)
+}
+
+// convertField returns v as type t, which has v's memory layout: v itself, a conversion, or
+// for arrays and slices whose element types only share a layout ([16]byte and [16]myByte) a
+// copy element by element.
+func convertField(v reflect.Value, t reflect.Type) reflect.Value {
+	switch {
+	case v.Type() == t:
+		return v
+	case v.Type().ConvertibleTo(t):
+		return v.Convert(t)
+	case t.Kind() == reflect.Array:
+		out := reflect.New(t).Elem()
+		for j := range v.Len() {
+			out.Index(j).Set(convertField(v.Index(j), t.Elem()))
+		}
+		return out
+	case t.Kind() == reflect.Slice && v.IsNil():
+		return reflect.Zero(t)
+	default: // a slice
+		out := reflect.MakeSlice(t, v.Len(), v.Len())
+		for j := range v.Len() {
+			out.Index(j).Set(convertField(v.Index(j), t.Elem()))
+		}
+		return out
+	}
+}
+
+// Addr returns a pointer (of type *ft) to element i's field, of type ft.
+func (d Slice) Addr(i int, ft reflect.Type) reflect.Value { return d.field(i).Addr() }
+
+// SetNil sets element i's field, a pointer, to nil.
+func (d Slice) SetNil(i int) { d.field(i).SetZero() }
+
+// SetPointer sets element i's field, a *E, to the address of element j of elems (a Slice of a
+// []E from Elems).
+func (d Slice) SetPointer(i int, elems Slice, j int) {
+	d.field(i).Set(elems.field(j).Addr())
+}
+
+// SetSlice sets element i's field, a []E, to elements [lo, hi) of elems (a Slice of a []E from
+// Elems), with capacity hi-lo.
+func (d Slice) SetSlice(i int, elems Slice, lo, hi int) {
+	d.field(i).Set(elems.v.Slice3(lo, hi, hi))
+}

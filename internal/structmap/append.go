@@ -1,0 +1,161 @@
+package structmap
+
+import (
+	"encoding"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/fieldslice"
+	"github.com/chnative/chnative/internal/valuer"
+	"github.com/chnative/chnative/nativeproto"
+)
+
+// AppendPlan fills each column of an insert block from one field of a struct type.
+type AppendPlan struct {
+	typ    reflect.Type
+	fields []fieldAppender // one per column, in column order
+}
+
+// fieldAppender appends one field of every row to one column.
+type fieldAppender struct {
+	field reflect.StructField
+	fn    columns.FieldAppendFunc
+}
+
+// FieldError is the failure of a row's field in AppendRows: Col is the column's index, Row the
+// row's index in the rows given, Field the field's name.
+type FieldError struct {
+	Col, Row int
+	Field    string
+	Err      error
+}
+
+func (e *FieldError) Error() string {
+	return fmt.Sprintf("column %d, row %d: field %s: %v", e.Col, e.Row, e.Field, e.Err)
+}
+
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// PlanAppend matches the columns of b to the fields of t: every column needs a field; fields
+// without a column are ignored.
+func PlanAppend(t reflect.Type, b *nativeproto.Block) (*AppendPlan, error) {
+	if t.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("chnative: AppendStructs needs a struct type, not %v", t)
+	}
+	fields, err := Fields(t)
+	if err != nil {
+		return nil, err
+	}
+	p := &AppendPlan{typ: t, fields: make([]fieldAppender, b.NumColumns())}
+	for i := range p.fields {
+		f, ok := fields[strings.ToLower(b.Name(i))]
+		if !ok {
+			return nil, fmt.Errorf("chnative: no field of %v for column %s", t, b.Name(i))
+		}
+		p.fields[i] = fieldAppender{field: f, fn: appenderFor(b.Column(i), f.Type)}
+	}
+	return p, nil
+}
+
+// Type returns the struct type p was planned for.
+func (p *AppendPlan) Type() reflect.Type { return p.typ }
+
+// AppendRows appends rows to b's columns, column by column. When a value fails, every column is
+// cut back to the rows before the first failing row (of any column), so the result is what
+// appending the rows one by one would leave, and the error is a *FieldError. Columns copy what
+// they append: rows stay the caller's.
+func AppendRows[T any](p *AppendPlan, b *nativeproto.Block, rows []T) error {
+	start := b.Rows()
+	failRow, failCol := len(rows), -1
+	var failErr error
+	for j := range p.fields {
+		fa := &p.fields[j]
+		if k, err := fa.fn(b.Column(j), fieldslice.Of(rows, fa.field), failRow); err != nil {
+			failRow, failCol, failErr = k, j, err
+		}
+	}
+	if failCol < 0 {
+		return nil
+	}
+	for j := range p.fields {
+		b.Column(j).Truncate(start + failRow)
+	}
+	return &FieldError{Col: failCol, Row: failRow, Field: p.fields[failCol].field.Name, Err: failErr}
+}
+
+// appenderFor returns the appender of a field of type ft into col: the column's typed loop when
+// it has one for ft, else a loop through AppendValue.
+func appenderFor(col columns.Column, ft reflect.Type) columns.FieldAppendFunc {
+	if implementsConverter(ft) {
+		return valueAppender(ft)
+	}
+	if fa, ok := col.(columns.FieldAppender); ok {
+		if fn := fa.FieldAppendFunc(ft); fn != nil {
+			return fn
+		}
+	}
+	return valueAppender(ft)
+}
+
+// converterTypes are the interfaces columns take a value by (a database/sql Valuer everywhere,
+// recognised by internal/valuer; encoding.BinaryMarshaler, fmt.Stringer and
+// encoding.TextMarshaler in some columns), which the typed loops would bypass.
+var converterTypes = []reflect.Type{
+	reflect.TypeFor[encoding.BinaryMarshaler](), reflect.TypeFor[fmt.Stringer](), reflect.TypeFor[encoding.TextMarshaler](),
+}
+
+// implementsConverter reports whether ft or *ft is a Valuer or implements one of converterTypes.
+func implementsConverter(ft reflect.Type) bool {
+	pt := reflect.PointerTo(ft)
+	if valuer.IsType(ft) || valuer.IsType(pt) {
+		return true
+	}
+	for _, it := range converterTypes {
+		if ft.Implements(it) || pt.Implements(it) {
+			return true
+		}
+	}
+	return false
+}
+
+// pointerOnlyConverter reports whether *ft is a Valuer or implements one of converterTypes that
+// ft does not (a method with a pointer receiver).
+func pointerOnlyConverter(ft reflect.Type) bool {
+	pt := reflect.PointerTo(ft)
+	if !valuer.IsType(ft) && valuer.IsType(pt) {
+		return true
+	}
+	for _, it := range converterTypes {
+		if !ft.Implements(it) && pt.Implements(it) {
+			return true
+		}
+	}
+	return false
+}
+
+// valueAppender boxes each field value and appends it with AppendValue (Nullable from pointers,
+// time.Time, decimals, arrays, Valuers, ...). A field whose type has one of those methods
+// only on its pointer (MarshalBinary with a pointer receiver) is given as a pointer to it, so the
+// column finds the method; columns copy what they append and keep no pointer.
+func valueAppender(ft reflect.Type) columns.FieldAppendFunc {
+	if pointerOnlyConverter(ft) {
+		return func(col columns.Column, src fieldslice.Slice, n int) (int, error) {
+			for i := 0; i < n; i++ {
+				if err := col.AppendValue(src.Addr(i, ft).Interface()); err != nil {
+					return i, err
+				}
+			}
+			return n, nil
+		}
+	}
+	return func(col columns.Column, src fieldslice.Slice, n int) (int, error) {
+		for i := 0; i < n; i++ {
+			if err := col.AppendValue(src.Addr(i, ft).Elem().Interface()); err != nil {
+				return i, err
+			}
+		}
+		return n, nil
+	}
+}
