@@ -1,0 +1,88 @@
+// Package chnative is a database/sql driver for ClickHouse that speaks the native TCP protocol on a
+// columnar core.
+//
+// Open it with database/sql:
+//
+//	db, err := sql.Open("chnative", "clickhouse://default@127.0.0.1:9000/default?compress=lz4")
+//
+// or build a Connector from a [dsn.Config] with [NewConnector] and sql.OpenDB, or open a *sql.DB
+// with [OpenDB], which also applies the pool limits of the configuration (clickhouse-go's
+// max_open_conns, max_idle_conns, conn_max_lifetime).
+//
+// # Debug log
+//
+// With debug=true in the DSN (dsn.Config.Debug), or a dsn.Config.Logger, the driver logs what it
+// does through log/slog at debug level: connects and failovers, each query's id with its
+// blocks, rows, bytes read and timings, cancels and the drains that follow them, and every
+// connection it gives up or that database/sql retries on another. debug=true without a Logger
+// writes text to standard error (clickhouse-go writes to standard output; a driver writing there
+// would mix with a program's own output). Passwords are never logged; query text is, shortened.
+//
+// # Batched inserts
+//
+// Inside a transaction, Prepare("INSERT INTO t [(cols)] [VALUES]") starts the insert and takes the
+// table's header from the server; each Exec appends one row straight into typed columns; a block is
+// sent every insert_block_rows rows (DSN key; default 1,000,000); Commit sends the rest. Rollback
+// cancels the insert and sends nothing that was still buffered. ClickHouse has no transactions:
+// blocks already sent are the server's to keep (18.16 keeps them) or drop (26.7 drops a cancelled
+// insert into a Memory table whole).
+//
+// # The Batch extension
+//
+// Typed columns without boxing are reached through sql.Conn.Raw:
+//
+//	err := sqlConn.Raw(func(dc any) error {
+//		c := dc.(chnative.Conn)
+//		b, err := c.PrepareBatch(ctx, "INSERT INTO t (id, name)")
+//		...
+//		b.Column(0).(*columns.UInt64).Append(1)
+//		...
+//		return b.Send()
+//	})
+//
+// QueryBlocks reads a result one block of typed columns at a time.
+//
+// # Where things live
+//
+// The root is the database/sql adapter and the public face of the Batch extension; the work is
+// done by the packages below it, and imports point down only:
+//
+//	                  database/sql, sqlx, ORMs          sql.Conn.Raw (Batch extension)
+//	                             |                                 |
+//	chnative       driver.go conn.go query.go stmt.go rows.go   batch.go structs.go options.go
+//	                             |
+//	  +--------------+-----------+------+----------------+------------------+
+//	  |              |                  |                |                  |
+//	internal/      internal/bind      internal/boxing  internal/structmap  dsn
+//	chconn           |                  |              internal/fieldslice
+//	  |            internal/sqltext     |                |
+//	nativeproto      |                  |                |
+//	  |              |                  |                |
+//	columns  <-------+------------------+----------------+    (internal/valuer: Valuers)
+//	  |
+//	internal/wire, qbit
+//
+// One hop from a question to its file:
+//
+//	the handshake          internal/chconn/handshake.go (Dial), over nativeproto/hello.go
+//	a packet               nativeproto/<packet>.go (query.go, exception.go, progress.go, ...)
+//	a column's encoding    columns/<type family>.go (fixed.go, string.go, array.go, ...)
+//	boxing                 internal/boxing (values boxed a window at a time), rows.go uses it
+//	binding                internal/bind (literals, parameters), internal/sqltext (the lexer)
+//	the read-ahead         internal/chconn/readahead.go, the block cache in blocks.go
+//	the Batch extension    batch.go (Conn, Batch, Blocks) over internal/chconn/insert.go
+//	struct mapping         structs.go, batch_struct.go over internal/structmap
+//	query options          options.go (With*), applied in internal/chconn/options.go and send.go
+//	cancel and drain       internal/chconn/cancel.go and drain.go
+//	Go 1.27 scanning       rows_go127.go
+//	the byte reader/writer internal/wire
+//
+// Design: the root turns database/sql's calls and values into the native connection's
+// (internal/chconn, which knows nothing of database/sql) and its errors back (ErrBadConn becomes
+// driver.ErrBadConn). What a column type knows (how it boxes a window of values, scans into a
+// destination, appends a Go value, copies into a struct field) is asked of the column through
+// small optional interfaces in columns, never switched on here. unsafe lives only in files named
+// *_unsafe.go (internal/boxing, internal/fieldslice, internal/structmap, columns, qbit), each
+// saying why and what it relies on, with a safe twin under the purego build tag:
+// go test -tags purego ./... runs the whole module without it.
+package chnative
