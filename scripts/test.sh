@@ -16,8 +16,10 @@
 #    26.7 without conformance/types and conformance/bench, which compare the two servers
 #    themselves through CHNATIVE_DSN=18.16 and CHNATIVE_MODERN_DSN in the 18.16 pass), and
 #    TestRoundTrip1M without -race;
-# 5. the benchmark smoke run and bench-compare;
-# 6. unless GO127=0: vet and test the root module again with GOTOOLCHAIN=go1.27.3, against
+# 5. the purego pass: go vet and go test of the root module with -tags purego (the safe twins of
+#    every *_unsafe.go file), against 18.16;
+# 6. the benchmark smoke run and bench-compare;
+# 7. unless GO127=0: vet and test the root module again with GOTOOLCHAIN=go1.27.3, against
 #    each server, and the Go 1.27 benchmark arms.
 #
 # It stops on exit each server it started, unless CHNATIVE_KEEP_SERVER=1. A server that was
@@ -239,6 +241,13 @@ in_dir() {
 run_go 18.16
 run_go 26.7
 use_server 18.16 # the benchmarks' "real" server is CHNATIVE_DSN, 18.16
+
+# The purego build: every file that uses unsafe (*_unsafe.go) has a safe twin under this tag; the
+# root module's tests run once more on the twins, against 18.16 (its vet too).
+step "go vet -tags purego ./... and go test -tags purego -count=1 ./... (., ClickHouse 18.16)"
+check go vet -tags purego ./...
+# shellcheck disable=SC2086
+check gotest -tags purego -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-} ./...
 
 # Every benchmark arm once, on workloads 1000 times smaller (BENCH_SCALE): an arm that errors,
 # reads the wrong number of rows or skips fails here, not only under `make bench`. The report
