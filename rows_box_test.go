@@ -1,9 +1,7 @@
 package chnative
 
 import (
-	"bytes"
 	"database/sql/driver"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -168,43 +166,6 @@ func TestScannedStringsStayIntact(t *testing.T) {
 	for i := range strs {
 		if strs[i] != want(i) || anys[i].(string) != want(i) || lcs[i] != "lc"+strconv.Itoa(i%37) {
 			t.Fatalf("row %d changed: %.20q / %.20q", i, strs[i], anys[i])
-		}
-	}
-}
-
-var junkSink []byte
-
-// Box slabs are not zeroed: every header is written, so empty strings read as "" even when the
-// slab is carved from freed memory full of other bytes (all-empty windows included).
-func TestBoxEmptyStringsOnReusedMemory(t *testing.T) {
-	s := columns.NewString()
-	for i := range 5000 {
-		if i%3 == 0 {
-			s.Append("")
-		} else {
-			s.Append("v" + strconv.Itoa(i))
-		}
-	}
-	for range 600 {
-		s.Append("")
-	}
-	blk := nativeproto.NewBlock()
-	blk.Add("s", s)
-	dest := make([]driver.Value, 1)
-	for range 10 {
-		for range 64 { // freed memory full of 0xff for the next chunks to be carved from
-			junkSink = bytes.Repeat([]byte{0xff}, 64<<10)
-		}
-		runtime.GC()
-		var bx boxer
-		for row := range s.Rows() {
-			if row >= bx.hi {
-				bx.fill(blk, row, min(row+boxWindow, s.Rows()))
-			}
-			bx.row(dest, blk, row)
-			if got := dest[0].(string); got != s.String(row) {
-				t.Fatalf("row %d boxed as %q, want %q", row, got, s.String(row))
-			}
 		}
 	}
 }

@@ -54,7 +54,7 @@ func TestPreboxedRows(t *testing.T) {
 				return err
 			}
 			switch {
-			case r.pre.next > 0 && (unsafe.SliceData(r.pre.his) != unsafe.SliceData(pre.his) || r.pre.next > pre.next):
+			case r.pre.Taken() > 0 && (unsafe.SliceData(r.pre.Ends()) != unsafe.SliceData(pre.Ends()) || r.pre.Taken() > pre.Taken()):
 				taken++
 			case r.box.hi != hi || r.cur == 0:
 				filled++

@@ -1,0 +1,118 @@
+//go:build !purego
+
+package boxing
+
+import (
+	"bytes"
+	"unsafe"
+
+	"github.com/chnative/chnative/columns"
+)
+
+// Why unsafe: a string scanned into *string would otherwise be a copy of its own, one allocation
+// each. TextWindows copies a window of a column's text at once into a fresh []byte and makes the
+// strings with unsafe.String over it.
+//
+// What it relies on: unsafe.String's contract, that the bytes are not modified while the string
+// may be used. Each copy is carved once from a chunk no one else writes and never written after
+// the copy: the strings own it.
+
+// TextWindows gives out the strings of String columns for ScanColumn (Go 1.27) without an
+// allocation per value: per column, the text of a window of rows is copied once into a fresh
+// buffer, and the strings handed out point into it. As with Boxer, the buffer is never written
+// again and belongs to the strings: a kept string keeps its chunk (SlabChunk bytes shared by
+// several windows, or one larger window of its own) alive. The zero TextWindows is ready.
+type TextWindows struct {
+	cols  []textWindow
+	chunk []byte // the unused rest of the current text chunk
+	grown int    // bytes of the last chunk allocated (see nextChunk)
+}
+
+type textWindow struct {
+	lo, hi int    // rows [lo, hi) of the column are in text; hi = 0 when there is none
+	start  int    // offset of text[0] in the column's arena
+	text   []byte // fresh copy, never written after fill
+}
+
+// Reset forgets every window: the block was decoded again.
+func (tw *TextWindows) Reset() {
+	for i := range tw.cols {
+		tw.cols[i].hi = 0
+	}
+}
+
+func (tw *TextWindows) col(i int) *textWindow {
+	if i >= len(tw.cols) {
+		tw.cols = append(tw.cols, make([]textWindow, i+1-len(tw.cols))...)
+	}
+	return &tw.cols[i]
+}
+
+// DictStr returns entry k of the String dictionary of a LowCardinality column, column i of the
+// current block, as an immutable string. The whole dictionary's text is copied once per block (a
+// kept string keeps that copy alive).
+func (tw *TextWindows) DictStr(i int, dict *columns.String, k int) string {
+	w := tw.col(i)
+	arena, ends := dict.Data()
+	if w.hi == 0 {
+		w.lo, w.hi, w.start = 0, len(ends), 0
+		w.text = nil
+		if len(ends) > 0 {
+			w.text = bytes.Clone(arena[:ends[len(ends)-1]])
+		}
+	}
+	s := 0
+	if k > 0 {
+		s = ends[k-1]
+	}
+	if ends[k] == s {
+		return ""
+	}
+	return unsafe.String(&w.text[s], ends[k]-s)
+}
+
+// Str returns row of c, column i of the current block, as an immutable string.
+func (tw *TextWindows) Str(i int, c *columns.String, row int) string {
+	w := tw.col(i)
+	_, ends := c.Data()
+	if row < w.lo || row >= w.hi {
+		w.fill(tw, c, row)
+	}
+	s := 0
+	if row > 0 {
+		s = ends[row-1]
+	}
+	e := ends[row]
+	if e == s {
+		return ""
+	}
+	return unsafe.String(&w.text[s-w.start], e-s)
+}
+
+func (w *textWindow) fill(tw *TextWindows, c *columns.String, row int) {
+	arena, ends := c.Data()
+	hi := StringsEnd(ends, row, min(row+Window, len(ends)))
+	start := 0
+	if row > 0 {
+		start = ends[row-1]
+	}
+	if size, rest := ends[hi-1]-start, len(tw.chunk); size > rest && rest >= size/8 && size <= SlabChunk/2 {
+		// Fill the rest of the current chunk rather than leave it unused (see Boxer.fitChunk).
+		if e := stringsWithin(ends, row, hi, rest); ends[e-1]-start <= rest {
+			hi = e
+		}
+	}
+	w.lo, w.hi, w.start = row, hi, start
+	src := arena[start:ends[hi-1]]
+	// Carved from a shared chunk (one allocation for several windows; never handed out twice).
+	if len(src) > len(tw.chunk) {
+		if len(src) > SlabChunk/2 {
+			w.text = bytes.Clone(src)
+			return
+		}
+		tw.chunk = make([]byte, nextChunk(&tw.grown, len(src)))
+	}
+	n := copy(tw.chunk, src)
+	w.text = tw.chunk[:n:n]
+	tw.chunk = tw.chunk[n:]
+}
