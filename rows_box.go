@@ -18,21 +18,30 @@ import (
 // boxWindow is how many rows are boxed at once.
 const boxWindow = boxing.Window
 
-// windowBytes bounds the text of one String column copied per window.
-const windowBytes = boxing.WindowBytes
-
 type boxer struct {
 	boxing.Boxer
 	hi int // = Boxer.Hi
 }
 
-func (bx *boxer) reset() { bx.Boxer.Reset(); bx.hi = 0 }
+// Reset, Fill and Value shadow boxing.Boxer's, keeping hi.
 
-func (bx *boxer) fill(b *nativeproto.Block, lo, hi int) uintptr {
+func (bx *boxer) Reset() { bx.Boxer.Reset(); bx.hi = 0 }
+
+func (bx *boxer) Fill(b *nativeproto.Block, lo, hi int) uintptr {
 	n := bx.Boxer.Fill(b, lo, hi)
 	bx.hi = bx.Boxer.Hi
 	return n
 }
+
+func (bx *boxer) Value(b *nativeproto.Block, i, row, nrows int) (any, bool) {
+	v, ok := bx.Boxer.Value(b, i, row, nrows)
+	bx.hi = bx.Boxer.Hi
+	return v, ok
+}
+
+func (bx *boxer) reset() { bx.Reset() }
+
+func (bx *boxer) fill(b *nativeproto.Block, lo, hi int) uintptr { return bx.Fill(b, lo, hi) }
 
 func (bx *boxer) row(dest []driver.Value, b *nativeproto.Block, row int) { bx.Boxer.Row(dest, b, row) }
 
@@ -40,13 +49,6 @@ func (bx *boxer) boxAhead(b *nativeproto.Block, stop *atomic.Bool) preboxed {
 	pre := bx.Boxer.BoxAhead(b, stop)
 	bx.hi = bx.Boxer.Hi
 	return preboxed{pre}
-}
-
-// value is boxing.Boxer.Value, for ScanColumn (rows_go127.go).
-func (bx *boxer) value(b *nativeproto.Block, i, row, nrows int) (any, bool) {
-	v, ok := bx.Boxer.Value(b, i, row, nrows)
-	bx.hi = bx.Boxer.Hi
-	return v, ok
 }
 
 type preboxed struct{ boxing.Preboxed }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/boxing"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -45,17 +46,17 @@ func TestScannedValuesSurviveLaterBlocks(t *testing.T) {
 
 // benchBoxRows measures Next's boxing alone: every row of a block boxed into a reused dest.
 func benchBoxRows(b *testing.B, blk *nativeproto.Block) {
-	var bx boxer
+	var bx boxing.Boxer
 	dest := make([]driver.Value, blk.NumColumns())
 	n := blk.Rows()
 	b.ReportAllocs()
 	for b.Loop() {
-		bx.reset()
+		bx.Reset()
 		for row := 0; row < n; row++ {
-			if row >= bx.hi {
-				bx.fill(blk, row, min(row+boxWindow, n))
+			if row >= bx.Hi {
+				bx.Fill(blk, row, min(row+boxing.Window, n))
 			}
-			bx.row(dest, blk, row)
+			bx.Row(dest, blk, row)
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
@@ -91,14 +92,14 @@ func BenchmarkBoxRows(b *testing.B) { benchBlocks(b, benchBoxRows) }
 // Strings scanned into *string and *any share per-window buffers instead of one allocation each:
 // they must stay intact after later Next calls, after Close, and after the connection is reused
 // for another query (whose blocks are decoded into the same column buffers). Long strings
-// (windows cut short by windowBytes) and empty strings are included.
+// (windows cut short by boxing.WindowBytes) and empty strings are included.
 func TestScannedStringsStayIntact(t *testing.T) {
 	db := openDB(t)
 	db.SetMaxOpenConns(1)
 	want := func(i int) string {
 		switch {
 		case i%97 == 5:
-			return strings.Repeat("y", windowBytes/3+i-1)
+			return strings.Repeat("y", boxing.WindowBytes/3+i-1)
 		case i%7 == 0:
 			return ""
 		}
@@ -106,7 +107,7 @@ func TestScannedStringsStayIntact(t *testing.T) {
 	}
 	const n = 3000
 	query := "SELECT number, multiIf(number % 97 = 5, arrayStringConcat(arrayResize(emptyArrayString(), (" +
-		strconv.Itoa(windowBytes/3) + " + number) * (number % 97 = 5)), 'y'), number % 7 = 0, '', concat('s', toString(number))), " +
+		strconv.Itoa(boxing.WindowBytes/3) + " + number) * (number % 97 = 5)), 'y'), number % 7 = 0, '', concat('s', toString(number))), " +
 		"toLowCardinality(concat('lc', toString(number % 37))) " +
 		"FROM system.numbers LIMIT " + strconv.Itoa(n) + " SETTINGS max_block_size = 700"
 	rows, err := db.Query(query)
@@ -179,7 +180,7 @@ func benchNext(b *testing.B, blk *nativeproto.Block) {
 	b.ReportAllocs()
 	for b.Loop() {
 		r.row = 0
-		r.box.reset()
+		r.box.Reset()
 		for r.Next(dest) == nil {
 			n++
 		}
