@@ -5,17 +5,14 @@ import (
 	"time"
 )
 
-// Scanning without boxing (Go 1.27's ScanColumn): a column whose values go straight into common
-// destinations implements fastScanner, and the driver asks [ScanFast] before it boxes a value for
-// database/sql's conversions. Each answer is the value database/sql would store from SQLValue,
-// without the interface. (Strings scanned into *string are the driver's: it copies their text a
-// window at a time so that they do not alias the column.)
-
-// fastScanner is a column that stores some destinations straight from its memory. outer is the
-// column asked (see exact).
-type fastScanner interface {
-	scanFast(outer Column, i int, dest any) bool
-}
+// Scanning without boxing (Go 1.27's ScanColumn): the common destinations of the common columns
+// are stored straight from the column, before the driver boxes a value for database/sql's
+// conversions. Each answer is the value database/sql would store from SQLValue, without the
+// interface. (Strings scanned into *string are the driver's: it copies their text a window at a
+// time so that they do not alias the column.)
+//
+// As Append, ScanFast switches on the exact column types (not an interface, which cost a call
+// and the exact check a value): *Fixed[uint32] is not *DateTime nor *IPv4.
 
 // ScanFast stores row i of c into dest, reporting false, with dest untouched, when c has no fast
 // path to dest's type (the caller then converts as usual: ScanValue, then database/sql's
@@ -26,19 +23,9 @@ type fastScanner interface {
 //	Float32 into *float32 (not *float64: database/sql gives the float64 nearest the float32's
 //	shortest text); String into *[]byte (a copy of its own); DateTime into *time.Time.
 func ScanFast(c Column, i int, dest any) bool {
-	if s, ok := c.(fastScanner); ok {
-		return s.scanFast(c, i, dest)
-	}
-	return false
-}
-
-func (c *Fixed[T]) scanFast(outer Column, i int, dest any) bool {
-	if !c.exact(outer) {
-		return false
-	}
-	switch p := any(c).(type) {
+	switch c := c.(type) {
 	case *UInt64:
-		v := p.data[i]
+		v := c.data[i]
 		switch d := dest.(type) {
 		case *uint64:
 			*d = v
@@ -50,7 +37,7 @@ func (c *Fixed[T]) scanFast(outer Column, i int, dest any) bool {
 			}
 		}
 	case *Int64:
-		v := p.data[i]
+		v := c.data[i]
 		switch d := dest.(type) {
 		case *int64:
 			*d = v
@@ -60,7 +47,7 @@ func (c *Fixed[T]) scanFast(outer Column, i int, dest any) bool {
 			return true
 		}
 	case *UInt32:
-		v := p.data[i]
+		v := c.data[i]
 		switch d := dest.(type) {
 		case *uint32:
 			*d = v
@@ -73,7 +60,7 @@ func (c *Fixed[T]) scanFast(outer Column, i int, dest any) bool {
 			return true
 		}
 	case *Int32:
-		v := p.data[i]
+		v := c.data[i]
 		switch d := dest.(type) {
 		case *int32:
 			*d = v
@@ -87,30 +74,24 @@ func (c *Fixed[T]) scanFast(outer Column, i int, dest any) bool {
 		}
 	case *Float64:
 		if d, ok := dest.(*float64); ok {
-			*d = p.data[i]
+			*d = c.data[i]
 			return true
 		}
 	case *Float32:
 		if d, ok := dest.(*float32); ok {
-			*d = p.data[i]
+			*d = c.data[i]
 			return true
 		}
-	}
-	return false
-}
-
-func (c *String) scanFast(outer Column, i int, dest any) bool {
-	if d, ok := dest.(*[]byte); ok && outer == Column(c) {
-		*d = bytes.Clone(c.Bytes(i))
-		return true
-	}
-	return false
-}
-
-func (c *DateTime) scanFast(outer Column, i int, dest any) bool {
-	if d, ok := dest.(*time.Time); ok && outer == Column(c) {
-		*d = c.Time(i)
-		return true
+	case *String:
+		if d, ok := dest.(*[]byte); ok {
+			*d = bytes.Clone(c.Bytes(i))
+			return true
+		}
+	case *DateTime:
+		if d, ok := dest.(*time.Time); ok {
+			*d = c.Time(i)
+			return true
+		}
 	}
 	return false
 }

@@ -14,10 +14,10 @@ import (
 // implements sqlWindower in this file; the driver asks [SQLWindowOf] instead of switching on
 // column types. A column that does not answer is boxed one value at a time through SQLValue.
 //
-// The fast paths of this file, scanfast.go and appendfast.go answer only for the exact column
-// types they name: methods of Fixed are promoted to every type that embeds one (Bool, Date,
-// DateTime, Decimal32, Enum8, IPv4, ...), whose values are not the raw numbers, so each method of
-// Fixed first checks that the column asked is the Fixed itself (exact).
+// A method of Fixed is promoted to every type that embeds one (Bool, Date, DateTime, Decimal32,
+// Enum8, IPv4, ...), whose values are not the raw numbers, so Fixed's sqlWindow first checks
+// that the column asked is the Fixed itself (exact). (ScanFast and Append, which run once a value,
+// switch on the exact types instead.)
 
 // WindowKind says how a column's database/sql values can be boxed a window of rows at a time.
 type WindowKind uint8
@@ -74,7 +74,10 @@ func SQLTimes(c Column, dst []time.Time, lo int) {
 
 // exact reports whether outer, the column asked, is c itself rather than a column type that
 // embeds c (and whose values are not c's raw numbers).
-func (c *Fixed[T]) exact(outer Column) bool { return outer == Column(c) }
+func (c *Fixed[T]) exact(outer Column) bool {
+	o, ok := outer.(*Fixed[T]) // a comparison of type words, cheaper than outer == Column(c)
+	return ok && o == c
+}
 
 // sqlWindow: the plain numeric columns' values are their memory.
 func (c *Fixed[T]) sqlWindow(outer Column) Window {

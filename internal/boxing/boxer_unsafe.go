@@ -108,7 +108,7 @@ func (bx *Boxer) Fill(b *nativeproto.Block, lo, hi int) uintptr {
 	for i := range bx.wins {
 		w := columns.SQLWindowOf(b.Column(i))
 		if w.Kind == columns.WindowString {
-			hi = StringsEnd(w.Ends, lo, hi)
+			hi = stringsEnd(w.Ends, lo, hi)
 		}
 		bx.wins[i] = w
 	}

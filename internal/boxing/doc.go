@@ -29,6 +29,6 @@
 // files named *_unsafe.go (built unless the purego tag is given), each saying why and what it
 // relies on. With -tags purego their twins *_purego.go box plainly: each value is boxed by
 // columns.SQLValue (one allocation per value, as database/sql's own drivers do) and strings are
-// copied one at a time, with the same API, windows and ownership. The allocation memory comes
+// copied one at a time, with the same API and ownership. The allocation memory comes
 // from make in both builds: no memory the language does not promise is written.
 package boxing

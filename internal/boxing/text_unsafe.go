@@ -91,7 +91,7 @@ func (tw *TextWindows) Str(i int, c *columns.String, row int) string {
 
 func (w *textWindow) fill(tw *TextWindows, c *columns.String, row int) {
 	arena, ends := c.Data()
-	hi := StringsEnd(ends, row, min(row+Window, len(ends)))
+	hi := stringsEnd(ends, row, min(row+Window, len(ends)))
 	start := 0
 	if row > 0 {
 		start = ends[row-1]

@@ -27,9 +27,9 @@ func nextChunk(grown *int, need int) int {
 	return n
 }
 
-// StringsEnd returns the end (exclusive) of the longest window of rows [lo, hi) whose text in
+// stringsEnd returns the end (exclusive) of the longest window of rows [lo, hi) whose text in
 // ends (a String column's end offsets) fits WindowBytes, and at least lo+1.
-func StringsEnd(ends []int, lo, hi int) int { return stringsWithin(ends, lo, hi, WindowBytes) }
+func stringsEnd(ends []int, lo, hi int) int { return stringsWithin(ends, lo, hi, WindowBytes) }
 
 // stringsWithin returns the end (exclusive) of the longest window of rows [lo, hi) whose text in
 // ends fits limit bytes, and at least lo+1.
