@@ -186,7 +186,7 @@ func (bx *Boxer) Fill(b *nativeproto.Block, lo, hi int) uintptr {
 	}
 	var sb *strings.Builder
 	var base, slab unsafe.Pointer
-	at := 0 // the slab's offset in sb
+	at := 0       // the slab's offset in sb
 	if size > 0 { // else no column is in the slab
 		sb, base, slab = bx.begin(size)
 		at = sb.Len()
