@@ -19,17 +19,16 @@ import (
 //
 // What it relies on:
 //   - The layout of an empty interface, two words: the type word, then a pointer to the value
-//     (eface). Type words are taken from real interfaces (typeWord), never made up, and a
+//     (eface). Type words are taken from real interfaces (typeOf), never made up, and a
 //     value's memory holds exactly a value of that type: the copy of a column whose
 //     columns.SQLWindowOf says its memory is the values.
 //   - The layout of a string header, pointer then length (unsafe.String's, written as two words).
 //   - Go's heap objects never move, and an interior pointer keeps its whole object alive. The slab
-//     is one pointer-free allocation ([]uint64): the string headers in it point only into the
+//     is one pointer-free allocation (a strings.Builder's bytes): the string headers in it point only into the
 //     slab's own text, which the garbage collector need not see, because anything that reaches a
 //     header or a string also reaches the slab. Writing the headers as plain words needs no
 //     write barrier for the same reason.
 //   - The slab is never written after Fill returns, so the values handed out are immutable.
-//
 //   - Memory without clearing: a slab is written, in order, into a strings.Builder (the current
 //     chunk, shared by several windows, or one of the window's own), whose Grow makes room
 //     without zeroing it (make would, which cost some 10% of the per-row time). Nothing is

@@ -25,10 +25,9 @@
 //
 // # unsafe, and the purego build
 //
-// Making interfaces and strings that point into a copy needs package unsafe: it lives in the
-// files named *_unsafe.go (built unless the purego tag is given), each saying why and what it
-// relies on. With -tags purego their twins *_purego.go box plainly: each value is boxed by
-// columns.SQLValue (one allocation per value, as database/sql's own drivers do) and strings are
-// copied one at a time, with the same API and ownership. The allocation memory comes
-// from make in both builds: no memory the language does not promise is written.
+// Making interfaces that point into a copy needs package unsafe: it lives in the files named
+// *_unsafe.go (built unless the purego tag is given), each saying why and what it relies on. With
+// -tags purego their twins *_purego.go box plainly: each value is boxed by columns.SQLValue (one
+// allocation per value, as database/sql's own drivers do), with the same API and ownership. Strings scanned into *string
+// (TextWindows) are substrings of a strings.Builder's String in both builds: no unsafe there.
 package boxing
