@@ -63,9 +63,6 @@ func TestBoxWindowsFillChunks(t *testing.T) {
 
 // The same for the strings ScanColumn hands out (Go 1.27): their text windows fill chunks.
 func TestTextWindowsFillChunks(t *testing.T) {
-	if Purego {
-		t.Skip("purego: each string is a copy of its own")
-	}
 	const n = 65536
 	_, s := fitBlock(n)
 	var tw TextWindows
