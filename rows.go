@@ -4,17 +4,17 @@ import (
 	"database/sql/driver"
 	"io"
 	"reflect"
-	"strings"
 	"sync/atomic"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/boxing"
 	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/nativeproto"
 )
 
 // rows is the database/sql result: a cursor over the blocks of a chconn.Result. Next copies row
 // cur of each column of the current block into dest, boxing a window of rows at a time (see
-// boxer); nothing is buffered beyond the current block, which the Result lends until its next
+// boxing.Boxer); nothing is buffered beyond the current block, which the Result lends until its next
 // block.
 type rows struct {
 	res   *chconn.Result
@@ -29,15 +29,15 @@ type rows struct {
 	totals, extremes *nativeproto.Block
 	sets             bool // the Totals and Extremes of the ended result were taken
 
-	box  boxer       // values boxed a window at a time for Next
-	scan textWindows // strings for ScanColumn (Go 1.27), a window at a time
+	box  boxing.Boxer       // values boxed a window at a time for Next
+	scan boxing.TextWindows // strings for ScanColumn (Go 1.27), a window at a time
 
-	// Boxing ahead (rows_prebox.go): the read-ahead of the next block (chconn's) boxes its first
+	// Boxing ahead (internal/boxing/prebox.go): the read-ahead of the next block (chconn's) boxes its first
 	// windows too when the caller reads through Next.
-	usesNext bool     // the caller reads through Next
-	aheadBox boxer    // the read-ahead goroutine's boxer
-	aheadPre preboxed // what it boxed, handed over with its block
-	pre      preboxed // the current block's windows boxed ahead
+	usesNext bool            // the caller reads through Next
+	aheadBox boxing.Boxer    // the read-ahead goroutine's boxer
+	aheadPre boxing.Preboxed // what it boxed, handed over with its block
+	pre      boxing.Preboxed // the current block's windows boxed ahead
 	work     chconn.AheadWork
 }
 
@@ -53,8 +53,8 @@ func newRows(res *chconn.Result) *rows {
 // setBlock makes b the current block, from its first row.
 func (r *rows) setBlock(b *nativeproto.Block) {
 	r.block = b
-	r.box.reset()
-	r.scan.reset()
+	r.box.Reset()
+	r.scan.Reset()
 	r.nrows = b.Rows()
 	r.row = 0
 }
@@ -62,29 +62,29 @@ func (r *rows) setBlock(b *nativeproto.Block) {
 // boxAhead is the read-ahead's work when the caller reads through Next: box the next block's
 // first windows on the read-ahead's goroutine.
 func (r *rows) boxAhead(b *nativeproto.Block, stop *atomic.Bool) {
-	r.aheadPre = r.aheadBox.boxAhead(b, stop)
+	r.aheadPre = r.aheadBox.BoxAhead(b, stop)
 }
 
 // Columns returns the column names.
 func (r *rows) Columns() []string { return r.names }
 
 // Next copies the next row into dest. The values are boxed a window of rows at a time (see
-// boxer); they belong to the caller and are never changed afterwards.
+// boxing.Boxer); they belong to the caller and are never changed afterwards.
 func (r *rows) Next(dest []driver.Value) error {
-	if row := r.row; row < r.box.hi {
+	if row := r.row; row < r.box.Hi {
 		// The row is in the boxed window of the current block.
 		r.cur, r.row = row, row+1
-		r.box.row(dest, r.block, row)
+		r.box.Row(dest, r.block, row)
 		return nil
 	}
 	r.usesNext = true
 	if err := r.advance(); err != nil {
 		return err
 	}
-	if !r.pre.take(&r.box, r.cur) {
-		r.box.fill(r.block, r.cur, min(r.cur+boxWindow, r.nrows))
+	if !r.pre.Take(&r.box, r.cur) {
+		r.box.Fill(r.block, r.cur, min(r.cur+boxing.Window, r.nrows))
 	}
-	r.box.row(dest, r.block, r.cur)
+	r.box.Row(dest, r.block, r.cur)
 	return nil
 }
 
@@ -97,9 +97,9 @@ func (r *rows) advance() error {
 			return sqlErr(err)
 		}
 		r.setBlock(b)
-		r.pre = preboxed{}
+		r.pre = boxing.Preboxed{}
 		if ahead {
-			r.pre, r.aheadPre = r.aheadPre, preboxed{}
+			r.pre, r.aheadPre = r.aheadPre, boxing.Preboxed{}
 		}
 	}
 	if r.row == 0 {
@@ -120,7 +120,7 @@ func (r *rows) advance() error {
 
 // Close ends the result: an unfinished query is cancelled and drained.
 func (r *rows) Close() error {
-	r.box.reset()
+	r.box.Reset()
 	r.nrows = 0
 	return sqlErr(r.res.Close())
 }
@@ -183,7 +183,7 @@ func (r *rows) ColumnTypeDatabaseTypeName(i int) string { return r.types[i] }
 func (r *rows) ColumnTypeScanType(i int) reflect.Type {
 	if c := r.column(i); c != nil {
 		t := columns.SQLScanType(c)
-		if columnNullable(c) && t.Kind() != reflect.Interface && t.Kind() != reflect.Pointer {
+		if columns.IsNullable(c) && t.Kind() != reflect.Interface && t.Kind() != reflect.Pointer {
 			return reflect.PointerTo(t)
 		}
 		return t
@@ -195,77 +195,25 @@ func (r *rows) ColumnTypeScanType(i int) reflect.Type {
 // inside SimpleAggregateFunction(f, T), whose values are T's.
 func (r *rows) ColumnTypeNullable(i int) (nullable, ok bool) {
 	if c := r.column(i); c != nil {
-		return columnNullable(c), true
+		return columns.IsNullable(c), true
 	}
 	return false, false
 }
 
-func columnNullable(c columns.Column) bool {
-	switch x := c.(type) {
-	case *columns.Nullable:
-		return true
-	case *columns.LowCardinality:
-		return x.Nullable()
-	case *columns.SimpleAggregateFunction:
-		return columnNullable(x.Inner())
-	}
-	return false
-}
-
 // ColumnTypePrecisionScale returns a Decimal's precision and scale, and a DateTime64's precision
-// (scale 0), as clickhouse-go does; for an Array, its innermost element's.
+// (scale 0), as clickhouse-go does; for an Array, its innermost element's (columns.PrecisionScale).
 func (r *rows) ColumnTypePrecisionScale(i int) (precision, scale int64, ok bool) {
-	n, err := columns.ParseType(r.types[i])
-	if err != nil {
-		return 0, 0, false
-	}
-	for n.Name == "Nullable" || n.Name == "LowCardinality" || n.Name == "SimpleAggregateFunction" || n.Name == "Array" {
-		if n.Name == "SimpleAggregateFunction" { // (f, T): T is the second argument
-			if len(n.Args) < 2 || n.Args[1].Type == nil {
-				return 0, 0, false
-			}
-			n = n.Args[1].Type
-			continue
-		}
-		if len(n.Args) != 1 || n.Args[0].Type == nil {
-			return 0, 0, false
-		}
-		n = n.Args[0].Type
-	}
-	atoi := func(s string) int64 {
-		var v int64
-		for _, ch := range s {
-			v = v*10 + int64(ch-'0')
-		}
-		return v
-	}
-	switch n.Name {
-	case "Decimal":
-		if len(n.Args) == 2 {
-			return atoi(n.Args[0].Number), atoi(n.Args[1].Number), true
-		}
-	case "Decimal32", "Decimal64", "Decimal128", "Decimal256":
-		if len(n.Args) == 1 {
-			p := map[string]int64{"Decimal32": 9, "Decimal64": 18, "Decimal128": 38, "Decimal256": 76}[n.Name]
-			return p, atoi(n.Args[0].Number), true
-		}
-	case "DateTime64":
-		if len(n.Args) >= 1 && n.Args[0].Number != "" {
-			return atoi(n.Args[0].Number), 0, true
-		}
+	if c := r.column(i); c != nil {
+		return columns.PrecisionScale(c)
 	}
 	return 0, 0, false
 }
 
-// ColumnTypeLength returns the size of a FixedString and "unbounded" for String.
+// ColumnTypeLength returns the size of a FixedString and "unbounded" for String
+// (columns.Length).
 func (r *rows) ColumnTypeLength(i int) (length int64, ok bool) {
-	t := r.types[i]
-	t = strings.TrimSuffix(strings.TrimPrefix(t, "Nullable("), ")")
-	if c, ok := r.column(i).(*columns.FixedString); ok {
-		return int64(c.Size()), true
-	}
-	if t == "String" || strings.HasPrefix(t, "LowCardinality(") && strings.Contains(t, "String") {
-		return 1<<63 - 1, true
+	if c := r.column(i); c != nil {
+		return columns.Length(c)
 	}
 	return 0, false
 }

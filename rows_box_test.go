@@ -1,15 +1,14 @@
 package chnative
 
 import (
-	"bytes"
 	"database/sql/driver"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/boxing"
 	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/nativeproto"
 )
@@ -48,17 +47,17 @@ func TestScannedValuesSurviveLaterBlocks(t *testing.T) {
 
 // benchBoxRows measures Next's boxing alone: every row of a block boxed into a reused dest.
 func benchBoxRows(b *testing.B, blk *nativeproto.Block) {
-	var bx boxer
+	var bx boxing.Boxer
 	dest := make([]driver.Value, blk.NumColumns())
 	n := blk.Rows()
 	b.ReportAllocs()
 	for b.Loop() {
-		bx.reset()
+		bx.Reset()
 		for row := 0; row < n; row++ {
-			if row >= bx.hi {
-				bx.fill(blk, row, min(row+boxWindow, n))
+			if row >= bx.Hi {
+				bx.Fill(blk, row, min(row+boxing.Window, n))
 			}
-			bx.row(dest, blk, row)
+			bx.Row(dest, blk, row)
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
@@ -94,14 +93,14 @@ func BenchmarkBoxRows(b *testing.B) { benchBlocks(b, benchBoxRows) }
 // Strings scanned into *string and *any share per-window buffers instead of one allocation each:
 // they must stay intact after later Next calls, after Close, and after the connection is reused
 // for another query (whose blocks are decoded into the same column buffers). Long strings
-// (windows cut short by windowBytes) and empty strings are included.
+// (windows cut short by boxing.WindowBytes) and empty strings are included.
 func TestScannedStringsStayIntact(t *testing.T) {
 	db := openDB(t)
 	db.SetMaxOpenConns(1)
 	want := func(i int) string {
 		switch {
 		case i%97 == 5:
-			return strings.Repeat("y", windowBytes/3+i-1)
+			return strings.Repeat("y", boxing.WindowBytes/3+i-1)
 		case i%7 == 0:
 			return ""
 		}
@@ -109,7 +108,7 @@ func TestScannedStringsStayIntact(t *testing.T) {
 	}
 	const n = 3000
 	query := "SELECT number, multiIf(number % 97 = 5, arrayStringConcat(arrayResize(emptyArrayString(), (" +
-		strconv.Itoa(windowBytes/3) + " + number) * (number % 97 = 5)), 'y'), number % 7 = 0, '', concat('s', toString(number))), " +
+		strconv.Itoa(boxing.WindowBytes/3) + " + number) * (number % 97 = 5)), 'y'), number % 7 = 0, '', concat('s', toString(number))), " +
 		"toLowCardinality(concat('lc', toString(number % 37))) " +
 		"FROM system.numbers LIMIT " + strconv.Itoa(n) + " SETTINGS max_block_size = 700"
 	rows, err := db.Query(query)
@@ -173,43 +172,6 @@ func TestScannedStringsStayIntact(t *testing.T) {
 	}
 }
 
-var junkSink []byte
-
-// Box slabs are not zeroed: every header is written, so empty strings read as "" even when the
-// slab is carved from freed memory full of other bytes (all-empty windows included).
-func TestBoxEmptyStringsOnReusedMemory(t *testing.T) {
-	s := columns.NewString()
-	for i := range 5000 {
-		if i%3 == 0 {
-			s.Append("")
-		} else {
-			s.Append("v" + strconv.Itoa(i))
-		}
-	}
-	for range 600 {
-		s.Append("")
-	}
-	blk := nativeproto.NewBlock()
-	blk.Add("s", s)
-	dest := make([]driver.Value, 1)
-	for range 10 {
-		for range 64 { // freed memory full of 0xff for the next chunks to be carved from
-			junkSink = bytes.Repeat([]byte{0xff}, 64<<10)
-		}
-		runtime.GC()
-		var bx boxer
-		for row := range s.Rows() {
-			if row >= bx.hi {
-				bx.fill(blk, row, min(row+boxWindow, s.Rows()))
-			}
-			bx.row(dest, blk, row)
-			if got := dest[0].(string); got != s.String(row) {
-				t.Fatalf("row %d boxed as %q, want %q", row, got, s.String(row))
-			}
-		}
-	}
-}
-
 // benchNext measures rows.Next over a decoded block: the driver's own per-row cost in the row tier
 // (the windows boxed as Next goes, as for a block the read-ahead has not boxed).
 func benchNext(b *testing.B, blk *nativeproto.Block) {
@@ -219,7 +181,7 @@ func benchNext(b *testing.B, blk *nativeproto.Block) {
 	b.ReportAllocs()
 	for b.Loop() {
 		r.row = 0
-		r.box.reset()
+		r.box.Reset()
 		for r.Next(dest) == nil {
 			n++
 		}

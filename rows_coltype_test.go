@@ -7,6 +7,7 @@ import (
 
 	"github.com/chnative/chnative/columns"
 	"github.com/chnative/chnative/internal/testenv"
+	"github.com/chnative/chnative/nativeproto"
 )
 
 // SimpleAggregateFunction(f, T) holds T's values: nullability, precision and scale are T's.
@@ -28,10 +29,13 @@ func TestColumnTypeThroughSimpleAggregateFunction(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.typ, err)
 		}
-		if got := columnNullable(c); got != tc.nullable {
-			t.Errorf("%s: nullable %v, want %v", tc.typ, got, tc.nullable)
+		// The rows of a result with one such column (the type name, and a block holding the column).
+		b := nativeproto.NewBlock()
+		b.Add("c", c)
+		r := &rows{types: []string{tc.typ}, block: b}
+		if got, ok := r.ColumnTypeNullable(0); got != tc.nullable || !ok {
+			t.Errorf("%s: nullable %v (%v), want %v", tc.typ, got, ok, tc.nullable)
 		}
-		r := &rows{types: []string{tc.typ}}
 		p, s, ok := r.ColumnTypePrecisionScale(0)
 		if ok != tc.hasPrecScale || p != tc.prec || s != tc.scale {
 			t.Errorf("%s: precision/scale %d, %d, %v; want %d, %d, %v", tc.typ, p, s, ok, tc.prec, tc.scale, tc.hasPrecScale)

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/chnative/chnative/internal/boxing"
 )
 
 // Blocks after the first are boxed ahead by the read-ahead goroutine when the caller reads through
@@ -20,14 +22,14 @@ func TestPreboxedRows(t *testing.T) {
 	want := func(i int) string {
 		switch {
 		case i%1009 == 3:
-			return strings.Repeat("L", windowBytes/2+i-1) // arrayStringConcat of k empty strings: k-1 separators
+			return strings.Repeat("L", boxing.WindowBytes/2+i-1) // arrayStringConcat of k empty strings: k-1 separators
 		case i%5 == 0:
 			return ""
 		}
 		return "v" + strconv.Itoa(i)
 	}
 	query := "SELECT number, multiIf(number % 1009 = 3, arrayStringConcat(arrayResize(emptyArrayString(), (" +
-		strconv.Itoa(windowBytes/2) + " + number) * (number % 1009 = 3)), 'L'), number % 5 = 0, '', concat('v', toString(number))), " +
+		strconv.Itoa(boxing.WindowBytes/2) + " + number) * (number % 1009 = 3)), 'L'), number % 5 = 0, '', concat('v', toString(number))), " +
 		"toDateTime(number), toFloat64(number) / 4 FROM system.numbers LIMIT " + strconv.Itoa(n) +
 		" SETTINGS max_block_size = " + strconv.Itoa(block)
 	sc, err := db.Conn(context.Background())
@@ -47,16 +49,16 @@ func TestPreboxedRows(t *testing.T) {
 		dest := make([]driver.Value, 4)
 		taken, filled, late := 0, 0, 0 // windows handed over from the read-ahead, boxed by Next, and of those after the first block
 		for {
-			pre, hi := r.pre, r.box.hi
+			pre, hi := r.pre, r.box.Hi
 			if err := r.Next(dest); err == io.EOF {
 				break
 			} else if err != nil {
 				return err
 			}
 			switch {
-			case r.pre.next > 0 && (unsafe.SliceData(r.pre.his) != unsafe.SliceData(pre.his) || r.pre.next > pre.next):
+			case r.pre.Taken() > 0 && (unsafe.SliceData(r.pre.Ends()) != unsafe.SliceData(pre.Ends()) || r.pre.Taken() > pre.Taken()):
 				taken++
-			case r.box.hi != hi || r.cur == 0:
+			case r.box.Hi != hi || r.cur == 0:
 				filled++
 				if len(kept) >= block {
 					late++
@@ -67,9 +69,9 @@ func TestPreboxedRows(t *testing.T) {
 		if len(kept) != n {
 			t.Fatalf("%d rows, want %d", len(kept), n)
 		}
-		// Every window after the first block is boxed ahead. (Windows hold at most boxWindow rows;
+		// Every window after the first block is boxed ahead. (Windows hold at most boxing.Window rows;
 		// fewer when a window is cut to fill the rest of a slab chunk, or by long strings.)
-		if first := (block + boxWindow - 1) / boxWindow; filled < first || late != 0 || taken < (n-block)/boxWindow {
+		if first := (block + boxing.Window - 1) / boxing.Window; filled < first || late != 0 || taken < (n-block)/boxing.Window {
 			t.Fatalf("%d windows were boxed by Next (%d after the first block) and %d ahead; want at least %d by Next, all in the first block",
 				filled, late, taken, first)
 		}

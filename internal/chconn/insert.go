@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/chnative/chnative/columns"
 	"github.com/chnative/chnative/internal/sqltext"
 	"github.com/chnative/chnative/nativeproto"
 )
@@ -99,7 +100,7 @@ func (ins *Insert) StartRow(n int) error {
 // AppendAt appends v to column i of the row being appended. When v does not convert, the row
 // is dropped from columns 0 to i-1 and the error is a *ColumnError naming column i and the row.
 func (ins *Insert) AppendAt(i int, v any) error {
-	if err := appendValue(ins.block.Column(i), v); err != nil {
+	if err := columns.Append(ins.block.Column(i), v); err != nil {
 		return ins.rowError(i, err)
 	}
 	return nil

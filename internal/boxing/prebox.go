@@ -1,0 +1,73 @@
+package boxing
+
+import (
+	"sync/atomic"
+
+	"github.com/chnative/chnative/nativeproto"
+)
+
+// Boxing ahead: when the caller reads rows through Next (database/sql before Go 1.27), the
+// read-ahead goroutine also boxes the block it has just decoded, a window at a time, as Next
+// would. Next then only hands the boxed windows over, and copying the values into fresh memory
+// leaves the caller's per-row path too.
+//
+// The boxed windows are the values database/sql gets, with the same ownership as a Boxer's: never
+// written after they are made. The read-ahead goroutine uses a Boxer of its own, so its chunks
+// are never shared with the caller's. Boxing ahead stops after PreboxBytes of slabs per block
+// (Next boxes the rest), and at once when stop is set (Close wants the read-ahead's result).
+
+// Preboxed is a block's windows boxed ahead: window w is rows [his[w-1], his[w]) (his[-1] = 0),
+// and its columns are cols[w*ncols : (w+1)*ncols]. The zero Preboxed has no window.
+type Preboxed struct {
+	his  []int
+	cols []boxCol
+	next int // the next window to hand over
+}
+
+// BoxAhead boxes the windows of b, from its first row, until PreboxBytes or stop. The result's
+// slices are fresh: the caller may still be reading the previous block's.
+func (bx *Boxer) BoxAhead(b *nativeproto.Block, stop *atomic.Bool) Preboxed {
+	var pre Preboxed
+	n, ncols := b.Rows(), b.NumColumns()
+	if n == 0 || ncols == 0 {
+		return pre
+	}
+	bx.Reset()
+	size := uintptr(0)
+	for lo := 0; lo < n && size < PreboxBytes && !stop.Load(); lo = bx.Hi {
+		size += bx.Fill(b, lo, min(lo+Window, n))
+		pre.cols = append(pre.cols, bx.cols...)
+		pre.his = append(pre.his, bx.Hi)
+	}
+	return pre
+}
+
+// Take makes the next boxed window bx's current one, if it starts at row; false when there is
+// none left (Next then boxes the window itself).
+func (p *Preboxed) Take(bx *Boxer, row int) bool {
+	if p.next >= len(p.his) {
+		return false
+	}
+	lo := 0
+	if p.next > 0 {
+		lo = p.his[p.next-1]
+	}
+	if row != lo {
+		return false
+	}
+	ncols := len(p.cols) / len(p.his)
+	if cap(bx.cols) < ncols {
+		bx.cols = make([]boxCol, ncols)
+	}
+	bx.cols = bx.cols[:ncols]
+	copy(bx.cols, p.cols[p.next*ncols:])
+	bx.Lo, bx.Hi = lo, p.his[p.next]
+	p.next++
+	return true
+}
+
+// Ends returns the end row of each window boxed ahead (borrowed), for tests and traces.
+func (p *Preboxed) Ends() []int { return p.his }
+
+// Taken returns how many windows Take has handed over.
+func (p *Preboxed) Taken() int { return p.next }
