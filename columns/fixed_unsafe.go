@@ -42,3 +42,6 @@ func appendFixed[T any](dst []byte, s []T) []byte { return append(dst, asBytes(s
 
 // wireBytes returns the encoding of s as a view of s's memory.
 func wireBytes[T any](s []T) []byte { return asBytes(s) }
+
+// memOf is the memory of s for Window.Mem: s itself, viewed as bytes (borrowed).
+func memOf[T any](s []T) []byte { return asBytes(s) }

@@ -2,7 +2,6 @@ package columns
 
 import (
 	"time"
-	"unsafe"
 )
 
 // Windows of database/sql values, for a driver that boxes them many rows at a time.
@@ -85,7 +84,7 @@ func (c *Fixed[T]) sqlWindow(outer Column) Window {
 		return Window{}
 	}
 	var z T
-	return Window{Kind: WindowFixed, Zero: any(z), Size: unsafe.Sizeof(z), Mem: asBytes(c.data)}
+	return Window{Kind: WindowFixed, Zero: any(z), Size: uintptr(sizeOf[T]()), Mem: memOf(c.data)}
 }
 
 func (c *String) sqlWindow(outer Column) Window {
