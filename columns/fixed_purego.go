@@ -63,6 +63,7 @@ func appendFixed[T any](dst []byte, s []T) []byte {
 // wireBytes returns the encoding of s, in memory of its own.
 func wireBytes[T any](s []T) []byte { return appendFixed[T](nil, s) }
 
-// memOf is nil under purego: Window.Mem is read only by internal/boxing's unsafe slab boxer,
-// and its purego twin boxes each value through the column instead.
-func memOf[T any](s []T) []byte { return nil }
+// memOf is a copy of s's values, little-endian (their memory order on the machines the wire
+// format assumes), under purego (Window.Mem is then the caller's;
+// internal/boxing's purego boxer boxes each value through the column and never asks for it).
+func memOf[T any](s []T) []byte { return appendFixed[T](nil, s) }

@@ -39,7 +39,7 @@ type Window struct {
 	Kind WindowKind
 	Zero any     // WindowFixed: the zero value of the values' Go type, the type SQLValue returns
 	Size uintptr // WindowFixed: bytes per value
-	Mem  []byte  // WindowFixed: the values, borrowed
+	Mem  []byte  // WindowFixed: the values, borrowed (a copy under the purego build tag)
 	Text []byte  // WindowString: the text of every row, borrowed
 	Ends []int   // WindowString: end offset in Text of each row, borrowed
 }
