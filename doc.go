@@ -45,28 +45,34 @@
 // # Where things live
 //
 // The root is the database/sql adapter and the public face of the Batch extension; the work is
-// done by the packages below it, and imports point down only:
+// done by the packages below it. Each package imports only packages drawn below it:
 //
-//	                  database/sql, sqlx, ORMs          sql.Conn.Raw (Batch extension)
-//	                             |                                 |
-//	chnative       driver.go conn.go query.go stmt.go rows.go   batch.go structs.go options.go
-//	                             |
-//	  +--------------+-----------+------+----------------+------------------+
-//	  |              |                  |                |                  |
-//	internal/      internal/bind      internal/boxing  internal/structmap  dsn
-//	chconn           |                  |              internal/fieldslice
-//	  |            internal/sqltext     |                |
-//	nativeproto      |                  |                |
-//	  |              |                  |                |
-//	columns  <-------+------------------+----------------+    (internal/valuer: Valuers)
-//	  |
-//	internal/wire, qbit
+//	       database/sql, sqlx, ORMs            sql.Conn.Raw (the Batch extension)
+//	                  |                                     |
+//	chnative   driver.go conn.go query.go stmt.go rows.go   batch.go structs.go options.go
+//	                  |
+//	   +--------------+--------------+----------------+-----------------+
+//	   |              |              |                |                 |
+//	internal/      internal/      internal/        internal/           dsn
+//	chconn         bind           boxing           structmap           (parses DSNs; imported
+//	   |              |              |                |                 by the root and chconn)
+//	   +--------------+-------+------+----------------+
+//	                          |
+//	        nativeproto (packets, blocks, compression)
+//	                          |
+//	        columns (typed columns, the codec of every type)
+//	                          |
+//	internal/wire   internal/sqltext   internal/valuer   internal/fieldslice   qbit
+//	(bytes)         (the SQL lexer)    (Valuers)         (struct field writes)  (kernels)
 //
 // One hop from a question to its file:
 //
 //	the handshake          internal/chconn/handshake.go (Dial), over nativeproto/hello.go
 //	a packet               nativeproto/<packet>.go (query.go, exception.go, progress.go, ...)
 //	a column's encoding    columns/<type family>.go (fixed.go, string.go, array.go, ...)
+//	what a type knows      columns: sqlvalue.go and sqlwindow.go (values for database/sql),
+//	                       scanfast.go, appendfast.go, field_copy.go and field_append.go,
+//	                       coltype.go (nullable, precision and scale, length)
 //	boxing                 internal/boxing (values boxed a window at a time), rows.go uses it
 //	binding                internal/bind (literals, parameters), internal/sqltext (the lexer)
 //	the read-ahead         internal/chconn/readahead.go, the block cache in blocks.go
