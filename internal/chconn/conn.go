@@ -99,7 +99,7 @@ func newConn(cfg *dsn.Config, nc net.Conn, addr string, log *slog.Logger) *Conn 
 // the configuration, password included.
 func (c *Conn) Format(f fmt.State, verb rune) { _, _ = fmt.Fprintf(f, "chnative.conn(%s)", c.addr) }
 
-// clientName is the name the server records for the client (system.processes, query_log):
+// ClientName is the name the server records for the client (system.processes, query_log):
 // the DSN's client_info_product entries, then client_name or, by default, the driver's own
 // entry, in clickhouse-go's layout:
 // "app/1.2 chnative/0.1.0 (database/sql; lv:go/1.26.0; os:linux)".
@@ -126,7 +126,7 @@ func (c *Conn) ClientName() string {
 var defaultClientName = fmt.Sprintf("chnative/%d.%d.%d (database/sql; lv:go/%s; os:%s)", ClientMajor, ClientMinor, ClientPatch,
 	strings.TrimPrefix(runtime.Version(), "go"), runtime.GOOS)
 
-// clientRevision is the revision the connection advertises: the DSN's protocol_revision, else
+// ClientRevision is the revision the connection advertises: the DSN's protocol_revision, else
 // nativeproto.ClientRevision.
 func (c *Conn) ClientRevision() nativeproto.Revision {
 	if c.cfg.ProtocolRevision != 0 {
@@ -160,7 +160,7 @@ func (c *Conn) markBad() {
 	_ = c.nc.Close()
 }
 
-// begin checks that the connection can start a new query, after waiting for the drain of a
+// Begin checks that the connection can start a new query, after waiting for the drain of a
 // query cancelled before (drain.go).
 func (c *Conn) Begin() error {
 	c.AwaitDrain()
