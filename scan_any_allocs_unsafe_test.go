@@ -1,18 +1,18 @@
+//go:build !purego
+
+// The window boxer's allocation profile, which only the unsafe build has (the purego boxer
+// allocates per value).
+
 package chnative
 
 import (
 	"testing"
-
-	"github.com/chnative/chnative/internal/boxing"
 )
 
 // Scanning into *any allocates per window of rows, not per value: through Next (before Go 1.27)
 // and through ScanColumn (Go 1.27) alike. 30 000 values must cost far fewer than 30 000
 // allocations; a query's own fixed allocations are a few dozen.
 func TestScanAnyAllocatesPerWindow(t *testing.T) {
-	if boxing.Purego {
-		t.Skip("purego: values are boxed one at a time")
-	}
 	db := openDB(t)
 	db.SetMaxOpenConns(1)
 	const n = 10000
