@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"strings"
 
+	"github.com/chnative/chnative/columns"
 	"github.com/chnative/chnative/internal/bind"
 	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/internal/sqltext"
@@ -99,7 +100,11 @@ func (c *conn) exec(ctx context.Context, query, body string, params map[string]s
 
 // openInsert starts a native insert with the options of ctx.
 func (c *conn) openInsert(ctx context.Context, query string, batch bool) (*chconn.Insert, error) {
-	opts, err := c.options(ctx, nil, sqltext.InsertBody(query))
+	body := query // options reads the text only to type WithParameters' values
+	if len(parametersFrom(ctx)) > 0 {
+		body = sqltext.InsertBody(query)
+	}
+	opts, err := c.options(ctx, nil, body)
 	if err != nil {
 		return nil, err
 	}
@@ -131,9 +136,10 @@ func appendArgs(ins *chconn.Insert, args []driver.NamedValue) error {
 	if err := ins.StartRow(len(args)); err != nil {
 		return err
 	}
+	b := ins.Block()
 	for i := range args {
-		if err := ins.AppendAt(i, args[i].Value); err != nil {
-			return err
+		if err := columns.Append(b.Column(i), args[i].Value); err != nil {
+			return ins.FailRow(i, err)
 		}
 	}
 	return ins.EndRow()

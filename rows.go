@@ -38,7 +38,6 @@ type rows struct {
 	aheadBox boxing.Boxer    // the read-ahead goroutine's boxer
 	aheadPre boxing.Preboxed // what it boxed, handed over with its block
 	pre      boxing.Preboxed // the current block's windows boxed ahead
-	work     chconn.AheadWork
 }
 
 // newRows returns the rows of res, positioned before the header block's first row.
@@ -59,9 +58,9 @@ func (r *rows) setBlock(b *nativeproto.Block) {
 	r.row = 0
 }
 
-// boxAhead is the read-ahead's work when the caller reads through Next: box the next block's
-// first windows on the read-ahead's goroutine.
-func (r *rows) boxAhead(b *nativeproto.Block, stop *atomic.Bool) {
+// WorkAhead is the read-ahead's work (chconn.AheadWork) when the caller reads through Next: box
+// the next block's first windows on the read-ahead's goroutine.
+func (r *rows) WorkAhead(b *nativeproto.Block, stop *atomic.Bool) {
 	r.aheadPre = r.aheadBox.BoxAhead(b, stop)
 }
 
@@ -106,10 +105,7 @@ func (r *rows) advance() error {
 		// The first row of a block: read the next packet while the caller scans this one.
 		var work chconn.AheadWork
 		if r.usesNext {
-			if r.work == nil {
-				r.work = r.boxAhead
-			}
-			work = r.work
+			work = r
 		}
 		r.res.StartAhead(work)
 	}

@@ -70,14 +70,16 @@ func (c *Conn) OpenInsert(ctx context.Context, query string, opts *Options, batc
 }
 
 // Append adds one row. A value that does not convert fails this row only: the columns keep the
-// rows appended before it, and the error is a *ColumnError.
+// rows appended before it, and the error is a *ColumnError. (It is StartRow, AppendAt for each
+// value and EndRow, written as one loop: it runs once a value, where a call costs.)
 func (ins *Insert) Append(vals []any) error {
 	if err := ins.StartRow(len(vals)); err != nil {
 		return err
 	}
+	b := ins.block
 	for i, v := range vals {
-		if err := ins.AppendAt(i, v); err != nil {
-			return err
+		if err := columns.Append(b.Column(i), v); err != nil {
+			return ins.FailRow(i, err)
 		}
 	}
 	return ins.EndRow()
@@ -101,7 +103,7 @@ func (ins *Insert) StartRow(n int) error {
 // is dropped from columns 0 to i-1 and the error is a *ColumnError naming column i and the row.
 func (ins *Insert) AppendAt(i int, v any) error {
 	if err := columns.Append(ins.block.Column(i), v); err != nil {
-		return ins.rowError(i, err)
+		return ins.FailRow(i, err)
 	}
 	return nil
 }
@@ -114,9 +116,11 @@ func (ins *Insert) EndRow() error {
 	return nil
 }
 
-// rowError drops the values columns [0, i) took for the failed row (column i took none) and
-// returns the error naming column i and the row's number in the insert.
-func (ins *Insert) rowError(i int, err error) error {
+// FailRow drops the values columns [0, i) took for the row being appended, which column i
+// refused with err (it took none), and returns the *ColumnError naming column i and the row's
+// number in the insert. Callers that append a row's values themselves (columns.Append into
+// Block's columns, between StartRow and EndRow) end a failed row with it.
+func (ins *Insert) FailRow(i int, err error) error {
 	b := ins.block
 	n := b.Column(i).Rows()
 	for j := 0; j < i; j++ {

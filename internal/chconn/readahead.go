@@ -33,9 +33,12 @@ type aheadResult struct {
 }
 
 // AheadWork is work the read-ahead goroutine does on the Data block it decoded, with its time
-// zones set, before Next hands it over (the root boxes values ahead with it). It must return
-// soon once stop is set: Close is waiting for it.
-type AheadWork func(b *nativeproto.Block, stop *atomic.Bool)
+// zones set, before Next hands it over (the root boxes values ahead with it). WorkAhead must
+// return soon once stop is set: Close is waiting for it. (An interface, not a func: the root's
+// rows implements it, so passing it allocates nothing per query.)
+type AheadWork interface {
+	WorkAhead(b *nativeproto.Block, stop *atomic.Bool)
+}
 
 // StartAhead starts reading the next packet when the current block has at least aheadMinRows
 // rows and the query has no callbacks; work, when not nil, runs on the block read. The caller
@@ -63,7 +66,7 @@ func (r *Result) StartAhead(work AheadWork) {
 			for i := range ev.block.NumColumns() {
 				setLocation(ev.block.Column(i), loc, userLoc)
 			}
-			work(ev.block, stop)
+			work.WorkAhead(ev.block, stop)
 		}
 		ch <- aheadResult{ev: ev, err: err}
 	}()
