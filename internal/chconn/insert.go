@@ -70,8 +70,8 @@ func (c *Conn) OpenInsert(ctx context.Context, query string, opts *Options, batc
 }
 
 // Append adds one row. A value that does not convert fails this row only: the columns keep the
-// rows appended before it, and the error is a *ColumnError. (It is StartRow, AppendAt for each
-// value and EndRow, written as one loop: it runs once a value, where a call costs.)
+// rows appended before it, and the error is a *ColumnError. (The loop calls columns.Append
+// directly: it runs once a value, where a call costs.)
 func (ins *Insert) Append(vals []any) error {
 	if err := ins.StartRow(len(vals)); err != nil {
 		return err
@@ -86,24 +86,15 @@ func (ins *Insert) Append(vals []any) error {
 }
 
 // StartRow checks that a row of n values can be appended: the insert is open and has n columns.
-// A row is then StartRow, AppendAt for columns 0 to n-1 in order, and EndRow (Append is the
-// three for a slice; the root's prepared statements use them to append driver arguments without
-// copying them into one).
+// A row is then StartRow, columns.Append into Block's columns 0 to n-1 in order (FailRow on a
+// refusal), and EndRow: Append does the three for a slice, and the root's prepared statements
+// the same for driver arguments, without copying them into one.
 func (ins *Insert) StartRow(n int) error {
 	if ins.done {
 		return ErrClosed
 	}
 	if b := ins.block; n != b.NumColumns() {
 		return fmt.Errorf("chnative: insert into %d columns got %d values", b.NumColumns(), n)
-	}
-	return nil
-}
-
-// AppendAt appends v to column i of the row being appended. When v does not convert, the row
-// is dropped from columns 0 to i-1 and the error is a *ColumnError naming column i and the row.
-func (ins *Insert) AppendAt(i int, v any) error {
-	if err := columns.Append(ins.block.Column(i), v); err != nil {
-		return ins.FailRow(i, err)
 	}
 	return nil
 }
