@@ -25,7 +25,9 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 		if _, err := c.exec(ctx, query, body, params); err != nil {
 			return nil, err
 		}
-		return &rows{res: chconn.Done()}, nil
+		r := new(rows)
+		r.res.SetDone()
+		return r, nil
 	}
 	return c.query(ctx, body, params)
 }
@@ -36,11 +38,12 @@ func (c *conn) query(ctx context.Context, body string, params map[string]string)
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.cc.Query(ctx, body, opts)
-	if err != nil {
+	r := new(rows)
+	if err := c.cc.QueryInto(ctx, body, opts, &r.res); err != nil {
 		return nil, sqlErr(err)
 	}
-	return newRows(res), nil
+	r.start()
+	return r, nil
 }
 
 // ExecContext runs a statement. An INSERT with arguments and no placeholders inserts one row of

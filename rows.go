@@ -17,36 +17,38 @@ import (
 // boxing.Boxer); nothing is buffered beyond the current block, which the Result lends until its next
 // block.
 type rows struct {
-	res   *chconn.Result
+	res   chconn.Result      // filled in place by chconn.Conn.QueryInto; never copied
 	block *nativeproto.Block // the current block
 	row   int                // the next row of block to read
 	cur   int                // the current row, after advance
 	nrows int                // rows of block
-	names []string
-	types []string
 
 	// NextResultSet: the Totals and Extremes blocks still to be moved to.
 	totals, extremes *nativeproto.Block
 	sets             bool // the Totals and Extremes of the ended result were taken
+	usesNext         bool // the caller reads through Next (see ahead)
 
 	box  boxing.Boxer       // values boxed a window at a time for Next
 	scan boxing.TextWindows // strings for ScanColumn (Go 1.27), a window at a time
 
-	// Boxing ahead (internal/boxing/prebox.go): the read-ahead of the next block (chconn's) boxes its first
-	// windows too when the caller reads through Next.
-	usesNext bool            // the caller reads through Next
-	aheadBox boxing.Boxer    // the read-ahead goroutine's boxer
-	aheadPre boxing.Preboxed // what it boxed, handed over with its block
-	pre      boxing.Preboxed // the current block's windows boxed ahead
+	// Boxing ahead (internal/boxing/prebox.go): the read-ahead of the next block (chconn's) boxes
+	// its first windows too when the caller reads through Next.
+	ahead *aheadBoxing    // made by the first WorkAhead: a one-block result does without
+	pre   boxing.Preboxed // the current block's windows boxed ahead
 }
 
-// newRows returns the rows of res, positioned before the header block's first row.
-func newRows(res *chconn.Result) *rows {
-	r := &rows{res: res, names: res.Names(), types: res.Types()}
-	if b := res.Block(); b != nil {
+// aheadBoxing is the read-ahead goroutine's boxing. Its Boxer's chunks are never shared with the
+// caller's.
+type aheadBoxing struct {
+	box boxing.Boxer
+	pre boxing.Preboxed // what it boxed, handed over with its block
+}
+
+// start positions r, whose result has read its header, before the header block's first row.
+func (r *rows) start() {
+	if b := r.res.Block(); b != nil {
 		r.setBlock(b)
 	}
-	return r
 }
 
 // setBlock makes b the current block, from its first row.
@@ -61,11 +63,14 @@ func (r *rows) setBlock(b *nativeproto.Block) {
 // WorkAhead is the read-ahead's work (chconn.AheadWork) when the caller reads through Next: box
 // the next block's first windows on the read-ahead's goroutine.
 func (r *rows) WorkAhead(b *nativeproto.Block, stop *atomic.Bool) {
-	r.aheadPre = r.aheadBox.BoxAhead(b, stop)
+	if r.ahead == nil {
+		r.ahead = new(aheadBoxing)
+	}
+	r.ahead.box.BoxAhead(b, stop, &r.ahead.pre)
 }
 
 // Columns returns the column names.
-func (r *rows) Columns() []string { return r.names }
+func (r *rows) Columns() []string { return r.res.Names() }
 
 // Next copies the next row into dest. The values are boxed a window of rows at a time (see
 // boxing.Boxer); they belong to the caller and are never changed afterwards.
@@ -96,9 +101,10 @@ func (r *rows) advance() error {
 			return sqlErr(err)
 		}
 		r.setBlock(b)
-		r.pre = boxing.Preboxed{}
-		if ahead {
-			r.pre, r.aheadPre = r.aheadPre, boxing.Preboxed{}
+		r.pre.Reset()
+		if ahead && r.ahead != nil {
+			// The read-ahead boxed b's first windows; the next one reuses the slices of these.
+			r.pre, r.ahead.pre = r.ahead.pre, r.pre
 		}
 	}
 	if r.row == 0 {
@@ -139,7 +145,7 @@ func (r *rows) takeSets() {
 func (r *rows) NextResultSet() error {
 	if !r.res.Ended() {
 		// Read to the end to reach the Totals and Extremes packets.
-		dest := make([]driver.Value, len(r.names))
+		dest := make([]driver.Value, len(r.res.Names()))
 		for {
 			if err := r.Next(dest); err != nil {
 				if err == io.EOF {
@@ -171,7 +177,7 @@ func (r *rows) column(i int) columns.Column {
 }
 
 // ColumnTypeDatabaseTypeName returns the ClickHouse type name.
-func (r *rows) ColumnTypeDatabaseTypeName(i int) string { return r.types[i] }
+func (r *rows) ColumnTypeDatabaseTypeName(i int) string { return r.res.Types()[i] }
 
 // ColumnTypeScanType returns the Go type of the values Next hands over (columns.SQLScanType: the
 // type clickhouse-go names, or one database/sql fills as well), a pointer to it for Nullable

@@ -9,7 +9,6 @@ import (
 
 	"github.com/chnative/chnative/columns"
 	"github.com/chnative/chnative/internal/boxing"
-	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -175,7 +174,8 @@ func TestScannedStringsStayIntact(t *testing.T) {
 // benchNext measures rows.Next over a decoded block: the driver's own per-row cost in the row tier
 // (the windows boxed as Next goes, as for a block the read-ahead has not boxed).
 func benchNext(b *testing.B, blk *nativeproto.Block) {
-	r := &rows{res: chconn.Done(), block: blk, nrows: blk.Rows()}
+	r := &rows{block: blk, nrows: blk.Rows()}
+	r.res.SetDone()
 	dest := make([]driver.Value, blk.NumColumns())
 	n := 0
 	b.ReportAllocs()

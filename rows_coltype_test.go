@@ -32,7 +32,7 @@ func TestColumnTypeThroughSimpleAggregateFunction(t *testing.T) {
 		// The rows of a result with one such column (the type name, and a block holding the column).
 		b := nativeproto.NewBlock()
 		b.Add("c", c)
-		r := &rows{types: []string{tc.typ}, block: b}
+		r := &rows{block: b}
 		if got, ok := r.ColumnTypeNullable(0); got != tc.nullable || !ok {
 			t.Errorf("%s: nullable %v (%v), want %v", tc.typ, got, ok, tc.nullable)
 		}

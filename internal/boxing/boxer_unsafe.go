@@ -52,7 +52,7 @@ type Boxer struct {
 	Lo, Hi int
 
 	cols  []boxCol
-	wins  []columns.Window // per column, during Fill
+	wide  []columns.Window // Fill's windows when there are more columns than fit on its stack
 	plan  []slabPlan
 	chunk strings.Builder // the current slab chunk: slabs carved, then room for more
 	base  unsafe.Pointer  // the chunk's first byte
@@ -139,20 +139,30 @@ func (bx *Boxer) Fill(b *nativeproto.Block, lo, hi int) uintptr {
 	if cap(bx.cols) < ncols {
 		bx.cols = make([]boxCol, ncols)
 		bx.plan = make([]slabPlan, ncols)
-		bx.wins = make([]columns.Window, ncols)
 	}
-	bx.cols, bx.plan, bx.wins = bx.cols[:ncols], bx.plan[:ncols], bx.wins[:ncols]
-	for i := range bx.wins {
+	bx.cols, bx.plan = bx.cols[:ncols], bx.plan[:ncols]
+	// The windows are borrowed from the block's columns, for this call only: on the stack, so
+	// that a Boxer (one per query) costs no allocation for them.
+	var stack [8]columns.Window
+	wins := stack[:]
+	if ncols > len(stack) {
+		if cap(bx.wide) < ncols {
+			bx.wide = make([]columns.Window, ncols)
+		}
+		wins = bx.wide
+	}
+	wins = wins[:ncols]
+	for i := range wins {
 		w := columns.SQLWindowOf(b.Column(i))
 		if w.Kind == columns.WindowString {
 			hi = stringsEnd(w.Ends, lo, hi)
 		}
-		bx.wins[i] = w
+		wins[i] = w
 	}
 
 	// Lay out the slab: each column's values (8-byte aligned), then each String column's text.
 	for i := range bx.plan {
-		p, w := &bx.plan[i], &bx.wins[i]
+		p, w := &bx.plan[i], &wins[i]
 		*p = slabPlan{}
 		var typ unsafe.Pointer
 		switch w.Kind {
@@ -163,7 +173,7 @@ func (bx *Boxer) Fill(b *nativeproto.Block, lo, hi int) uintptr {
 		}
 		bx.cols[i] = boxCol{typ: typ, size: p.size}
 	}
-	hi = bx.fitChunk(lo, hi)
+	hi = bx.fitChunk(lo, hi, wins)
 	bx.Lo, bx.Hi = lo, hi
 	n := uintptr(hi - lo)
 	var size uintptr
@@ -174,7 +184,7 @@ func (bx *Boxer) Fill(b *nativeproto.Block, lo, hi int) uintptr {
 		}
 	}
 	for i := range bx.plan {
-		if w := &bx.wins[i]; w.Kind == columns.WindowString {
+		if w := &wins[i]; w.Kind == columns.WindowString {
 			p := &bx.plan[i]
 			if lo > 0 {
 				p.textStart = w.Ends[lo-1]
@@ -191,7 +201,7 @@ func (bx *Boxer) Fill(b *nativeproto.Block, lo, hi int) uintptr {
 		at = sb.Len()
 	}
 	for i := range bx.cols {
-		bc, p, w := &bx.cols[i], &bx.plan[i], &bx.wins[i]
+		bc, p, w := &bx.cols[i], &bx.plan[i], &wins[i]
 		if p.size != 0 {
 			bc.data = unsafe.Add(slab, p.off)
 			padTo(sb, at+int(p.off))
@@ -227,8 +237,8 @@ func (bx *Boxer) Fill(b *nativeproto.Block, lo, hi int) uintptr {
 			*bc = boxCol{typ: typeTime, data: unsafe.Pointer(unsafe.SliceData(ts)), size: unsafe.Sizeof(time.Time{})}
 		}
 	}
-	for i := range bx.wins {
-		if w, p := &bx.wins[i], &bx.plan[i]; w.Kind == columns.WindowString {
+	for i := range wins {
+		if w, p := &wins[i], &bx.plan[i]; w.Kind == columns.WindowString {
 			padTo(sb, at+int(p.textOff))
 			sb.Write(w.Text[p.textStart:w.Ends[hi-1]])
 		}
@@ -236,13 +246,13 @@ func (bx *Boxer) Fill(b *nativeproto.Block, lo, hi int) uintptr {
 	if sb != nil {
 		end(sb, base)
 	}
-	clear(bx.wins) // borrowed from the block's columns: not kept past Fill
+	clear(wins) // not kept past Fill
 	return size
 }
 
-// slabSize returns the bytes of slab rows [lo, hi) take, with bx.plan's element sizes and
-// bx.wins set.
-func (bx *Boxer) slabSize(lo, hi int) uintptr {
+// slabSize returns the bytes of slab rows [lo, hi) take, with bx.plan's element sizes set and the
+// columns' windows wins.
+func (bx *Boxer) slabSize(lo, hi int, wins []columns.Window) uintptr {
 	n := uintptr(hi - lo)
 	var size uintptr
 	for i := range bx.plan {
@@ -250,8 +260,8 @@ func (bx *Boxer) slabSize(lo, hi int) uintptr {
 			size = (size + n*s + 7) &^ 7
 		}
 	}
-	for i := range bx.wins {
-		if w := &bx.wins[i]; w.Kind == columns.WindowString {
+	for i := range wins {
+		if w := &wins[i]; w.Kind == columns.WindowString {
 			start := 0
 			if lo > 0 {
 				start = w.Ends[lo-1]
@@ -266,8 +276,8 @@ func (bx *Boxer) slabSize(lo, hi int) uintptr {
 // fills the rest of the current slab chunk instead of leaving it unused when a new chunk is
 // started. It shortens a window only when that rest is at least an eighth of the window, so
 // windows stay long; a window takes at least one row.
-func (bx *Boxer) fitChunk(lo, hi int) int {
-	size := bx.slabSize(lo, hi)
+func (bx *Boxer) fitChunk(lo, hi int, wins []columns.Window) int {
+	size := bx.slabSize(lo, hi, wins)
 	rest := bx.rest()
 	if size <= rest || rest < size/8 || size > SlabChunk/2 || hi-lo < 2 {
 		return hi // fits; or the rest is too small to be worth a window; or no chunk is used
@@ -276,7 +286,7 @@ func (bx *Boxer) fitChunk(lo, hi int) int {
 	a, e := lo, hi-1
 	for a < e {
 		m := int(uint(a+e+1) >> 1)
-		if bx.slabSize(lo, m) <= rest {
+		if bx.slabSize(lo, m, wins) <= rest {
 			a = m
 		} else {
 			e = m - 1

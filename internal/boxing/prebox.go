@@ -24,13 +24,14 @@ type Preboxed struct {
 	next int // the next window to hand over
 }
 
-// BoxAhead boxes the windows of b, from its first row, until PreboxBytes or stop. The result's
-// slices are fresh: the caller may still be reading the previous block's.
-func (bx *Boxer) BoxAhead(b *nativeproto.Block, stop *atomic.Bool) Preboxed {
-	var pre Preboxed
+// BoxAhead boxes the windows of b, from its first row, until PreboxBytes or stop, into pre
+// (emptied first; its slices are reused). pre must not be the Preboxed the caller still takes
+// the previous block's windows from.
+func (bx *Boxer) BoxAhead(b *nativeproto.Block, stop *atomic.Bool, pre *Preboxed) {
+	pre.Reset()
 	n, ncols := b.Rows(), b.NumColumns()
 	if n == 0 || ncols == 0 {
-		return pre
+		return
 	}
 	bx.Reset()
 	size := uintptr(0)
@@ -39,7 +40,13 @@ func (bx *Boxer) BoxAhead(b *nativeproto.Block, stop *atomic.Bool) Preboxed {
 		pre.cols = append(pre.cols, bx.cols...)
 		pre.his = append(pre.his, bx.Hi)
 	}
-	return pre
+}
+
+// Reset empties p and keeps its slices for the next BoxAhead. The values of its windows are
+// untouched (they live in their slabs, and may be the caller's already): p only described them.
+func (p *Preboxed) Reset() {
+	clear(p.cols) // no longer keeps the slabs alive
+	p.cols, p.his, p.next = p.cols[:0], p.his[:0], 0
 }
 
 // Take makes the next boxed window bx's current one, if it starts at row; false when there is

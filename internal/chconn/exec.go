@@ -10,19 +10,26 @@ import (
 // Query sends body with opts and reads up to the result's header block. The connection is busy
 // until the Result ends (read to its end, failed, or closed).
 func (c *Conn) Query(ctx context.Context, body string, opts *Options) (*Result, error) {
-	stop, err := c.start(ctx, body, opts)
-	if err != nil {
-		return nil, err
-	}
-	c.busy = true
-	r := &Result{c: c, ctx: ctx, stop: stop}
-	if opts != nil {
-		r.userLoc = opts.UserLocation
-	}
-	if err := r.readHeader(); err != nil {
+	r := new(Result)
+	if err := c.QueryInto(ctx, body, opts, r); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// QueryInto is Query with the Result in r, a zero Result the caller owns: a cursor that embeds
+// its Result saves an allocation per query. r must not be copied afterwards.
+func (c *Conn) QueryInto(ctx context.Context, body string, opts *Options, r *Result) error {
+	stop, err := c.start(ctx, body, opts)
+	if err != nil {
+		return err
+	}
+	c.busy = true
+	r.c, r.ctx, r.stop = c, ctx, stop
+	if opts != nil {
+		r.userLoc = opts.UserLocation
+	}
+	return r.readHeader()
 }
 
 // Exec sends body (query with its arguments bound) with opts and reads to the end, discarding

@@ -36,8 +36,9 @@ type Result struct {
 	aheadStop atomic.Bool        // Close wants the read-ahead's result: AheadWork should stop
 }
 
-// Done returns a Result that has ended without rows (a statement run through a query call).
-func Done() *Result { return &Result{done: true} }
+// SetDone makes r, a zero Result, one that has ended without rows (a statement run through a
+// query call).
+func (r *Result) SetDone() { r.done = true }
 
 // readHeader reads up to the first Data block, which names the result's columns.
 func (r *Result) readHeader() error {
@@ -52,8 +53,9 @@ func (r *Result) readHeader() error {
 			return nil
 		case nativeproto.ServerCodeData:
 			r.block = ev.block
-			r.names = make([]string, ev.block.NumColumns())
-			r.types = make([]string, ev.block.NumColumns())
+			n := ev.block.NumColumns()
+			nt := make([]string, 2*n) // names, then types: one allocation
+			r.names, r.types = nt[:n:n], nt[n:]
 			for i := range r.names {
 				r.names[i] = ev.block.Name(i)
 				r.types[i] = ev.block.Type(i)
