@@ -122,10 +122,12 @@ func (b *Batch) Abort() { b.ins.Abort() }
 
 // Blocks is a result read one block of typed columns at a time.
 type Blocks struct {
-	res   *chconn.Result
+	res   chconn.Result // filled in place by chconn.Conn.QueryInto; never copied
+	c     *conn         // for a read retry (retry.go)
 	block *nativeproto.Block
 	err   error
 	first bool
+	rows  bool // a block with rows was handed out: no read retry any more
 }
 
 // QueryBlocks runs a query (see Conn).
@@ -137,15 +139,11 @@ func (c *conn) QueryBlocks(ctx context.Context, query string, args ...any) (*Blo
 	if err != nil {
 		return nil, err
 	}
-	opts, err := c.options(ctx, params, body)
-	if err != nil {
+	b := &Blocks{c: c, first: true}
+	if err := c.runRead(ctx, body, params, &b.res); err != nil {
 		return nil, err
 	}
-	res, err := c.cc.Query(ctx, body, opts)
-	if err != nil {
-		return nil, sqlErr(err)
-	}
-	return &Blocks{res: res, first: true}, nil
+	return b, nil
 }
 
 // namedValues turns the arguments of QueryBlocks into what database/sql hands the driver:
@@ -166,20 +164,25 @@ func (b *Blocks) Next() bool {
 	if b.first {
 		b.first = false
 		if blk := b.res.Block(); blk != nil && blk.Rows() > 0 {
-			b.block = blk
+			b.block, b.rows = blk, true
 			return true
 		}
 	}
 	for {
 		blk, _, err := b.res.Next()
 		if err != nil {
+			if err != io.EOF && !b.rows && b.c.rerun(&b.res, err) {
+				// No row had reached the caller: the statement runs again on a new connection.
+				b.first = true
+				return b.Next()
+			}
 			if err != io.EOF {
 				b.err = sqlErr(err)
 			}
 			return false
 		}
 		if blk.Rows() > 0 {
-			b.block = blk
+			b.block, b.rows = blk, true
 			return true
 		}
 	}
@@ -201,4 +204,7 @@ func (b *Blocks) Extremes() *nativeproto.Block { return b.res.Extremes() }
 func (b *Blocks) Err() error { return b.err }
 
 // Close ends the result, cancelling the query if it has not been read to its end.
-func (b *Blocks) Close() error { return sqlErr(b.res.Close()) }
+func (b *Blocks) Close() error {
+	b.c.readDone()
+	return sqlErr(b.res.Close())
+}

@@ -14,7 +14,10 @@ import (
 // chconn's and chconn's errors into database/sql's (sqlErr); it is used by one goroutine at a
 // time, as database/sql guarantees.
 type conn struct {
-	cc *chconn.Conn
+	cc  *chconn.Conn
+	ctr *Connector // what dialed cc: read retries redial through it (retry.go); nil in tests
+
+	read readRetry // the open read, for a retry (retry.go)
 }
 
 // Format prints only the address, for every verb (see Connector.Format): the connection holds
@@ -44,6 +47,8 @@ type ServerInfo struct {
 	Advertised  uint64 // the revision the driver sent (protocol_revision, else its default)
 	Timezone    string
 	DisplayName string
+	// Addr is the address this connection dialed: one of the DSN's hosts, as host:port.
+	Addr string
 
 	// Settings are the settings of the session that differ from their defaults, as the server
 	// announced them (revision 54474 and newer, when the user's apply_settings_from_server is on;
@@ -72,7 +77,7 @@ func (c *conn) ServerInfo() ServerInfo {
 	h := c.cc.Hello()
 	si := ServerInfo{Name: h.Name, Major: h.Major, Minor: h.Minor, Patch: h.Patch,
 		Revision: uint64(h.Revision), Negotiated: uint64(c.cc.Revision()), Advertised: uint64(c.cc.ClientRevision()),
-		Timezone: h.Timezone, DisplayName: h.DisplayName,
+		Timezone: h.Timezone, DisplayName: h.DisplayName, Addr: c.cc.Addr(),
 		QueryPlanVersion: h.QueryPlanVersion, ClusterFunctionVersion: h.ClusterFunctionVersion}
 	if len(h.Settings) > 0 {
 		si.Settings = make(map[string]string, len(h.Settings))

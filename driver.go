@@ -5,20 +5,16 @@ import (
 	"crypto/tls"
 	"database/sql"
 	"database/sql/driver"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net"
 	"os"
 	"reflect"
 	"sync/atomic"
-	"time"
 
 	"github.com/chnative/chnative/columns"
 	"github.com/chnative/chnative/dsn"
-	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/internal/valuer"
 )
 
@@ -141,8 +137,9 @@ func poolKeysError(cfg *dsn.Config) error {
 
 // Connector opens connections for one configuration.
 type Connector struct {
-	cfg  *dsn.Config
-	next atomic.Uint64 // round robin position
+	cfg    *dsn.Config
+	next   atomic.Uint64 // round robin position
+	health hostHealth    // hosts backing off (failover.go)
 	// poolApplied: OpenDB applied the configuration's pool limits to its *sql.DB.
 	poolApplied bool
 	// debugLog is where debug=true logs when the configuration has no Logger.
@@ -206,55 +203,17 @@ func (c *Connector) Format(f fmt.State, verb rune) {
 func (c *Connector) Config() *dsn.Config { return c.cfg.Clone() }
 
 // Connect opens a connection, trying the configured addresses in the order the
-// connection_open_strategy says and failing over on dial errors.
+// connection_open_strategy says, passing over hosts that back off after failing
+// (dsn.Config.HostBackoff), and failing over on dial and handshake errors.
 func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	if !c.poolApplied {
 		if err := poolKeysError(c.cfg); err != nil {
 			return nil, err // sql.OpenDB(NewConnector(cfg)) with pool limits nothing applies
 		}
 	}
-	log := c.logger()
-	addrs := c.cfg.Addrs
-	if len(addrs) == 0 {
-		addrs = []string{fmt.Sprintf("%s:%d", dsn.DefaultHost, dsn.DefaultPort)}
+	cc, err := c.dial(ctx, "")
+	if err != nil {
+		return nil, err
 	}
-	start := 0
-	switch c.cfg.ConnOpenStrategy {
-	case dsn.ConnOpenRoundRobin:
-		start = int((c.next.Add(1) - 1) % uint64(len(addrs)))
-	case dsn.ConnOpenRandom:
-		start = rand.IntN(len(addrs))
-	}
-	var errs []error
-	for i := range addrs {
-		addr := addrs[(start+i)%len(addrs)]
-		began := time.Now()
-		cc, err := chconn.Dial(ctx, c.cfg, addr, chconn.Dialer{TLS: c.TLS, Dial: c.Dialer, Log: log})
-		if err == nil {
-			cn := &conn{cc: cc}
-			if log != nil {
-				log.Debug("chnative: connected", slog.String("addr", addr),
-					slog.String("server", cn.ServerInfo().Version()), slog.Uint64("revision", uint64(cc.Revision())),
-					slog.String("client_name", cc.ClientName()), slog.Duration("elapsed", time.Since(began)))
-			}
-			return cn, nil
-		}
-		if log != nil {
-			next := ""
-			if i+1 < len(addrs) {
-				next = addrs[(start+i+1)%len(addrs)]
-			}
-			log.Debug("chnative: connect failed", slog.String("addr", addr), slog.Any("error", err),
-				slog.Duration("elapsed", time.Since(began)), slog.String("next", next))
-		}
-		var ex *Exception
-		if errors.As(err, &ex) {
-			return nil, err // the server answered: another host would answer the same
-		}
-		errs = append(errs, err)
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	return nil, errors.Join(errs...)
+	return &conn{cc: cc, ctr: c}, nil
 }

@@ -34,13 +34,9 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 
 // query sends body and reads up to the header block.
 func (c *conn) query(ctx context.Context, body string, params map[string]string) (*rows, error) {
-	opts, err := c.options(ctx, params, body)
-	if err != nil {
+	r := &rows{c: c}
+	if err := c.runRead(ctx, body, params, &r.res); err != nil {
 		return nil, err
-	}
-	r := new(rows)
-	if err := c.cc.QueryInto(ctx, body, opts, &r.res); err != nil {
-		return nil, sqlErr(err)
 	}
 	r.start()
 	return r, nil

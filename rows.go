@@ -18,15 +18,15 @@ import (
 // block.
 type rows struct {
 	res   chconn.Result      // filled in place by chconn.Conn.QueryInto; never copied
+	c     *conn              // for a read retry (retry.go); nil for a statement's empty rows
 	block *nativeproto.Block // the current block
 	row   int                // the next row of block to read
 	cur   int                // the current row, after advance
 	nrows int                // rows of block
 
-	// NextResultSet: the Totals and Extremes blocks still to be moved to.
-	totals, extremes *nativeproto.Block
-	sets             bool // the Totals and Extremes of the ended result were taken
-	usesNext         bool // the caller reads through Next (see ahead)
+	sets     int8 // NextResultSet: 1 after moving to Totals, 2 after moving to Extremes
+	usesNext bool // the caller reads through Next (see ahead)
+	began    bool // a block before the current one had rows read: no read retry any more
 
 	box  boxing.Boxer       // values boxed a window at a time for Next
 	scan boxing.TextWindows // strings for ScanColumn (Go 1.27), a window at a time
@@ -53,6 +53,7 @@ func (r *rows) start() {
 
 // setBlock makes b the current block, from its first row.
 func (r *rows) setBlock(b *nativeproto.Block) {
+	r.began = r.began || r.row > 0
 	r.block = b
 	r.box.Reset()
 	r.scan.Reset()
@@ -98,6 +99,11 @@ func (r *rows) advance() error {
 	for r.block == nil || r.row >= r.nrows {
 		b, ahead, err := r.res.Next()
 		if err != nil {
+			if err != io.EOF && !r.began && r.row == 0 && r.c != nil && r.c.rerun(&r.res, err) {
+				// No row had reached the caller: the statement runs again on a new connection.
+				r.restart()
+				continue
+			}
 			return sqlErr(err)
 		}
 		r.setBlock(b)
@@ -120,25 +126,41 @@ func (r *rows) advance() error {
 	return nil
 }
 
+// restart positions r before the first row of its result, run again after a retry.
+func (r *rows) restart() {
+	r.block, r.row, r.cur, r.nrows = nil, 0, 0, 0
+	r.box.Reset()
+	r.pre.Reset()
+	if r.ahead != nil {
+		r.ahead.pre.Reset()
+	}
+	r.start()
+}
+
 // Close ends the result: an unfinished query is cancelled and drained.
 func (r *rows) Close() error {
 	r.box.Reset()
 	r.nrows = 0
+	if r.c != nil {
+		r.c.readDone()
+	}
 	return sqlErr(r.res.Close())
 }
 
 // HasNextResultSet reports whether Totals or Extremes follow.
 func (r *rows) HasNextResultSet() bool {
-	r.takeSets()
-	return r.res.Ended() && (r.totals != nil || r.extremes != nil)
+	return r.res.Ended() && r.nextSet() != nil
 }
 
-// takeSets takes the Totals and Extremes of the ended result, once.
-func (r *rows) takeSets() {
-	if !r.sets && r.res.Ended() {
-		r.sets = true
-		r.totals, r.extremes = r.res.Totals(), r.res.Extremes()
+// nextSet returns the Totals or Extremes block NextResultSet moves to next, or nil.
+func (r *rows) nextSet() *nativeproto.Block {
+	if t := r.res.Totals(); t != nil && r.sets < 1 {
+		return t
 	}
+	if e := r.res.Extremes(); e != nil && r.sets < 2 {
+		return e
+	}
+	return nil
 }
 
 // NextResultSet moves to the Totals block, then to the Extremes block.
@@ -155,17 +177,15 @@ func (r *rows) NextResultSet() error {
 			}
 		}
 	}
-	r.takeSets()
-	switch {
-	case r.totals != nil:
-		r.setBlock(r.totals)
-		r.totals = nil
-	case r.extremes != nil:
-		r.setBlock(r.extremes)
-		r.extremes = nil
-	default:
+	b := r.nextSet()
+	if b == nil {
 		return io.EOF
 	}
+	r.sets = 1
+	if b != r.res.Totals() {
+		r.sets = 2
+	}
+	r.setBlock(b)
 	return nil
 }
 

@@ -18,6 +18,10 @@ const (
 	DefaultUser        = "default"
 	DefaultDialTimeout = 30 * time.Second
 	DefaultReadTimeout = 5 * time.Minute
+	// DefaultHostBackoff is the default of [Config.HostBackoff].
+	DefaultHostBackoff = 30 * time.Second
+	// DefaultReadRetries is the default of [Config.ReadRetries].
+	DefaultReadRetries = 2
 	// DefaultInsertBlockRows is the default of [Config.InsertBlockRows].
 	DefaultInsertBlockRows = 1_000_000
 	// Deprecated: use DefaultInsertBlockRows. max_block_size is now the server setting.
@@ -60,6 +64,19 @@ type Config struct {
 	SkipVerify bool // do not verify the server certificate (TLS only)
 
 	ConnOpenStrategy ConnOpenStrategy
+
+	// HostBackoff (key host_backoff) bounds how long a host that failed to dial or to complete
+	// the handshake is passed over by new connections while other hosts answer: 1 s after its
+	// first failure, doubling with each failure after that, up to HostBackoff; a host that
+	// answers again is trusted again at once. When every host is backing off, each is tried
+	// anyway. 0 turns the back-off off (every connection tries every host in order).
+	HostBackoff time.Duration
+
+	// ReadRetries (key read_retries) is how many times a read-only statement (SELECT, WITH,
+	// SHOW, DESCRIBE, EXISTS, EXPLAIN) whose connection broke before any row reached the caller
+	// is run again, on a new connection to another host where there is one. Once a row was
+	// delivered, the caller gets the error: a result never restarts. 0 means no retry.
+	ReadRetries int
 
 	// TLSServerName (key tls_server_name) is the name the server's certificate is verified
 	// against and sent as SNI, for every address; "" means the host being dialed. It needs
@@ -134,6 +151,8 @@ func NewConfig() *Config {
 		User:            DefaultUser,
 		DialTimeout:     DefaultDialTimeout,
 		ReadTimeout:     DefaultReadTimeout,
+		HostBackoff:     DefaultHostBackoff,
+		ReadRetries:     DefaultReadRetries,
 		InsertBlockRows: DefaultInsertBlockRows,
 	}
 }
@@ -213,6 +232,12 @@ func (c *Config) Validate() error {
 	}
 	if c.ReadTimeout < 0 {
 		return &Error{Key: KeyReadTimeout, Value: c.ReadTimeout.String(), Err: errNegative}
+	}
+	if c.HostBackoff < 0 {
+		return &Error{Key: KeyHostBackoff, Value: c.HostBackoff.String(), Err: errNegative}
+	}
+	if c.ReadRetries < 0 {
+		return &Error{Key: KeyReadRetries, Value: strconv.Itoa(c.ReadRetries), Err: errNegative}
 	}
 	if _, err := ParseCompression(c.Compress.String()); err != nil {
 		return &Error{Key: KeyCompress, Value: c.Compress.String(), Err: errUnknownCompression}

@@ -41,6 +41,11 @@
 //	tls_server_name           string    name to verify the certificate      "" (the host dialed)
 //	                                    against (and SNI); needs secure
 //	connection_open_strategy  enum      in_order, round_robin, random        in_order
+//	host_backoff              duration  as dial_timeout: the longest a       30s
+//	                                    failing host is passed over; 0 = off
+//	read_retries              int       >= 0: reruns of a read-only          2
+//	                                    statement whose connection broke
+//	                                    before its first row
 //	hosts                     hosts     host[:port],... tried before the     none
 //	                                    URL's hosts
 //	alt_hosts                 hosts     host[:port],... tried after them     none

@@ -57,6 +57,12 @@ func (c *Config) FormatDSN() string {
 	if c.ReadTimeout != DefaultReadTimeout {
 		add(KeyReadTimeout, c.ReadTimeout.String())
 	}
+	if c.HostBackoff != DefaultHostBackoff {
+		add(KeyHostBackoff, c.HostBackoff.String())
+	}
+	if c.ReadRetries != DefaultReadRetries {
+		add(KeyReadRetries, strconv.Itoa(c.ReadRetries))
+	}
 	if c.Compress != CompressionNone {
 		add(KeyCompress, c.Compress.String())
 	}

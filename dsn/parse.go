@@ -22,6 +22,8 @@ const (
 	KeyQuotaKey         = "quota_key"
 	KeyDebug            = "debug"
 	KeyProtocolRevision = "protocol_revision"
+	KeyHostBackoff      = "host_backoff"
+	KeyReadRetries      = "read_retries"
 
 	// Accepted in the query for clickhouse-go's tcp:// form; FormatDSN puts
 	// them in the URL instead.
@@ -54,7 +56,7 @@ func isReservedKey(k string) bool {
 	switch k {
 	case KeyDialTimeout, KeyReadTimeout, KeyCompress, KeyCompressLevel,
 		KeySecure, KeySkipVerify, KeyTLSServerName, KeyConnOpenStrategy, KeyInsertBlockRows,
-		KeyClientName, KeyQuotaKey, KeyDebug, KeyProtocolRevision,
+		KeyClientName, KeyQuotaKey, KeyDebug, KeyProtocolRevision, KeyHostBackoff, KeyReadRetries,
 		KeyDatabase, KeyUsername, KeyPassword,
 		KeyHosts, KeyAltHosts, KeyClientInfoProduct, KeyMaxOpenConns, KeyMaxIdleConns,
 		KeyConnMaxLifetime, KeyBlockBufferSize, KeyMaxCompressionBuffer:
@@ -329,6 +331,10 @@ func applyKey(c *Config, q *queryUserInfo, key, val string) error {
 		c.DialTimeout, err = parseDuration(val)
 	case KeyReadTimeout:
 		c.ReadTimeout, err = parseDuration(val)
+	case KeyHostBackoff:
+		c.HostBackoff, err = parseDuration(val)
+	case KeyReadRetries:
+		c.ReadRetries, err = parseNonNegative(val)
 	case KeyCompress:
 		c.Compress, err = parseCompressArg(val)
 	case KeyCompressLevel:

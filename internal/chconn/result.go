@@ -36,6 +36,10 @@ type Result struct {
 	aheadStop atomic.Bool        // Close wants the read-ahead's result: AheadWork should stop
 }
 
+// Reset makes r a zero Result again, for another QueryInto. r must have ended (Next returned an
+// error, or Close was called).
+func (r *Result) Reset() { *r = Result{} }
+
 // SetDone makes r, a zero Result, one that has ended without rows (a statement run through a
 // query call).
 func (r *Result) SetDone() { r.done = true }

@@ -11,6 +11,26 @@ func IsInsert(query string) bool {
 	return len(q) >= 6 && strings.EqualFold(q[:6], "INSERT")
 }
 
+// IsReadOnly reports whether query is a statement that only reads: its first word (after
+// comments, white space and opening parentheses) is SELECT, WITH, SHOW, DESCRIBE, DESC, EXISTS
+// or EXPLAIN. Running it again changes nothing on the server, so a read whose connection broke
+// before its first row may be retried.
+func IsReadOnly(query string) bool {
+	q := SkipSpaceAndComments(query)
+	for len(q) > 0 && q[0] == '(' {
+		q = SkipSpaceAndComments(q[1:])
+	}
+	n := 0
+	for n < len(q) && IsIdentChar(q[n]) {
+		n++
+	}
+	switch strings.ToUpper(q[:n]) {
+	case "SELECT", "WITH", "SHOW", "DESCRIBE", "DESC", "EXISTS", "EXPLAIN":
+		return true
+	}
+	return false
+}
+
 var formatClause = regexp.MustCompile(`(?is)\bFORMAT\s+\w+\s*$`)
 
 // HasFormatClause reports whether s ends with a FORMAT clause, "FORMAT Name" and white space

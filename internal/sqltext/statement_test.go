@@ -36,6 +36,16 @@ func TestStatementKinds(t *testing.T) {
 			t.Errorf("IsInsert(%q) = %v, want %v", q, got, want)
 		}
 	}
+	for q, want := range map[string]bool{
+		"SELECT 1": true, " -- c\n(( select 1))": true, "WITH 1 AS x SELECT x": true, "show tables": true,
+		"DESC t": true, "DESCRIBE TABLE t": true, "EXISTS t": true, "EXPLAIN SELECT 1": true,
+		"INSERT INTO t SELECT 1": false, "SELECTX": false, "CREATE TABLE t": false, "/* SELECT */ DROP t": false,
+		"": false, "(": false, "SET a = 1": false, "OPTIMIZE TABLE t": false,
+	} {
+		if got := IsReadOnly(q); got != want {
+			t.Errorf("IsReadOnly(%q) = %v, want %v", q, got, want)
+		}
+	}
 	for q, want := range map[string]string{
 		"INSERT INTO t":                         "INSERT INTO t VALUES",
 		"INSERT INTO t (a, b) VALUES (?, ?);":   "INSERT INTO t (a, b) VALUES",

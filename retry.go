@@ -1,0 +1,108 @@
+package chnative
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/chnative/chnative/internal/chconn"
+	"github.com/chnative/chnative/internal/sqltext"
+)
+
+// Read retries (dsn.Config.ReadRetries).
+//
+// Design note: a read-only statement (sqltext.IsReadOnly) whose connection breaks before any
+// of its rows reached the caller is run again: the broken native connection is replaced, inside
+// the same database/sql connection, by a new one that the Connector dials (failover.go), to
+// another host first; the host that broke backs off. The result then reads from the new
+// connection as if nothing had happened. Up to ReadRetries times per statement. It never
+// happens once a row was delivered (rows and Blocks know: a result never restarts and repeats
+// rows), for a server's exception (the statement failed, not the connection), when the query's
+// context has ended, or inside a transaction (its insert is on the old connection). The query
+// id follows the same policy on every attempt: the caller's WithQueryID, else a new one.
+// database/sql's own retry (driver.ErrBadConn) covers a connection found broken before the
+// statement was sent.
+
+// readRetry is what running a read again needs, kept on the connection while its result is
+// open.
+type readRetry struct {
+	ctx    context.Context
+	body   string
+	params map[string]string
+	tries  int // retries made so far
+}
+
+// runRead runs the read body into res (a zero Result), retrying while it fails before its
+// header as retryRead allows.
+func (c *conn) runRead(ctx context.Context, body string, params map[string]string, res *chconn.Result) error {
+	c.read = readRetry{ctx: ctx, body: body, params: params}
+	for {
+		err := c.startRead(res)
+		if err == nil {
+			return nil
+		}
+		if !c.retryRead(err) {
+			c.read = readRetry{}
+			return sqlErr(err)
+		}
+		res.Reset()
+	}
+}
+
+// startRead sends the current read into res.
+func (c *conn) startRead(res *chconn.Result) error {
+	opts, err := c.options(c.read.ctx, c.read.params, c.read.body)
+	if err != nil {
+		return err
+	}
+	return c.cc.QueryInto(c.read.ctx, c.read.body, opts, res)
+}
+
+// rerun runs the current read again into res, whose connection broke with err before any row
+// of it reached the caller; false when it may not be retried (the caller returns err).
+func (c *conn) rerun(res *chconn.Result, err error) bool {
+	for c.retryRead(err) {
+		res.Reset()
+		if err = c.startRead(res); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// readDone forgets the current read (its result ended or was closed).
+func (c *conn) readDone() { c.read = readRetry{} }
+
+// retryRead reports whether the current read, failed with err, is to be run again; if so, it
+// has replaced the broken connection with a new one.
+func (c *conn) retryRead(err error) bool {
+	rr := &c.read
+	if c.ctr == nil || rr.ctx == nil || rr.tries >= c.ctr.cfg.ReadRetries || !c.cc.Bad() || c.cc.InTx() ||
+		rr.ctx.Err() != nil || !sqltext.IsReadOnly(rr.body) {
+		return false
+	}
+	var ex *Exception
+	if errors.As(err, &ex) {
+		return false
+	}
+	rr.tries++
+	old := c.cc.Addr()
+	c.ctr.health.failed(old, c.ctr.cfg.HostBackoff, time.Now())
+	cc, derr := c.ctr.dial(rr.ctx, old)
+	if log := c.ctr.logger(); log != nil {
+		attrs := []any{slog.String("addr", old), slog.Any("error", err), slog.Int("retry", rr.tries)}
+		if derr != nil {
+			attrs = append(attrs, slog.Any("dial_error", derr))
+		} else {
+			attrs = append(attrs, slog.String("new_addr", cc.Addr()))
+		}
+		log.Debug("chnative: read retried on a new connection", attrs...)
+	}
+	if derr != nil {
+		return false
+	}
+	_ = c.cc.Close()
+	c.cc = cc
+	return true
+}

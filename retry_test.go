@@ -1,0 +1,271 @@
+package chnative
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chnative/chnative/internal/faketest"
+)
+
+// Read retries and host back-off (retry.go, failover.go), against fake servers: a connection
+// cut at an exact point of an answer, or a host that accepts and hangs up, is what a real
+// server does not do on cue. The cluster tests (conformance) kill real replicas.
+
+// answerServer answers every query with answer(query number on this server, counted from 0),
+// then hangs up when cut is true.
+func answerServer(t *testing.T, answer func(n int) (b []byte, cut bool)) *faketest.Server {
+	t.Helper()
+	var mu sync.Mutex
+	n := 0
+	srv, err := faketest.NewServer(func(s *faketest.Session) {
+		if s.Handshake() != nil {
+			return
+		}
+		for {
+			if _, err := s.ReadQuery(); err != nil {
+				return
+			}
+			mu.Lock()
+			b, cut := answer(n)
+			n++
+			mu.Unlock()
+			if s.Write(b) != nil || cut {
+				return
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
+// headerOnly is the start of goodResponse: its header block and progress, no rows.
+func headerOnly(t *testing.T) []byte {
+	full := goodResponse(t, false)
+	// The header block is goodResponse's first packet: encoded again, alone.
+	mk := func(name, typ string) faketest.Col {
+		c, err := faketest.EncodeColumn(name, typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	b := faketest.DataPacket(nil, 0, []faketest.Col{mk("n", "UInt64"), mk("s", "String"), mk("a", "Array(UInt8)"),
+		mk("ns", "Nullable(String)"), mk("lc", "LowCardinality(String)")}, false)
+	if len(b) >= len(full) {
+		t.Fatal("header longer than the answer")
+	}
+	return b
+}
+
+func countRows(ctx context.Context, db *sql.DB, query string) (int, error) {
+	rs, err := db.QueryContext(ctx, query)
+	if err != nil {
+		return 0, err
+	}
+	defer rs.Close()
+	n := 0
+	for rs.Next() {
+		n++
+	}
+	return n, rs.Err()
+}
+
+func TestReadRetryBeforeFirstRow(t *testing.T) {
+	hdr, full := headerOnly(t), goodResponse(t, false)
+	// a breaks after the header (a replica dying mid-query); b answers.
+	a := answerServer(t, func(int) ([]byte, bool) { return hdr, true })
+	b := answerServer(t, func(int) ([]byte, bool) { return full, false })
+	db := openAt(t, []string{a.Addr(), b.Addr()}, "read_timeout=5s")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	n, err := countRows(ctx, db, "SELECT n, s, a, ns, lc FROM t")
+	if err != nil || n != 3 {
+		t.Fatalf("read: %d rows, %v; want 3 rows after a retry on the second host", n, err)
+	}
+	if a.Accepts() != 1 || b.Accepts() != 1 {
+		t.Errorf("accepts: a %d, b %d; want 1 and 1", a.Accepts(), b.Accepts())
+	}
+	// The connection now talks to b.
+	c, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var addr string
+	if err := c.Raw(func(dc any) error { addr = dc.(interface{ ServerInfo() ServerInfo }).ServerInfo().Addr; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if addr != b.Addr() {
+		t.Errorf("ServerInfo().Addr = %q, want %q", addr, b.Addr())
+	}
+	// a backs off: a new connection goes to b without dialing a.
+	c2, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	if a.Accepts() != 1 {
+		t.Errorf("a backing off was dialed again: %d accepts", a.Accepts())
+	}
+}
+
+func TestReadRetryNotAfterRows(t *testing.T) {
+	// Two blocks of rows, then the connection breaks: the first rows reached the caller, so the
+	// caller gets the error, never the rows again.
+	full := goodResponse(t, false)
+	hdr := headerOnly(t)
+	body := full[len(hdr):]
+	// header, progress, 3 rows; then a second copy of the 3 rows is cut short.
+	rowsPart := body[:len(body)-2] // drop EndOfStream and Pong
+	answer := append(append(append([]byte{}, hdr...), rowsPart...), rowsPart[:len(rowsPart)/2]...)
+	a := answerServer(t, func(int) ([]byte, bool) { return answer, true })
+	b := answerServer(t, func(int) ([]byte, bool) { return full, false })
+	db := openAt(t, []string{a.Addr(), b.Addr()}, "read_timeout=5s")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	n, err := countRows(ctx, db, "SELECT n, s, a, ns, lc FROM t")
+	if err == nil {
+		t.Fatalf("read %d rows without error from a broken answer", n)
+	}
+	if n != 3 {
+		t.Errorf("%d rows before the error, want 3", n)
+	}
+	if b.Accepts() != 0 {
+		t.Errorf("the read was retried after rows reached the caller (b accepted %d)", b.Accepts())
+	}
+}
+
+func TestReadRetryOnlyReads(t *testing.T) {
+	hdr := headerOnly(t)
+	for _, tc := range []struct {
+		name   string
+		answer []byte
+		query  string
+	}{
+		{"not read-only", hdr, "OPTIMIZE TABLE t"},
+		{"exception", faketest.Exception(nil, 60, "DB::Exception: Table t doesn't exist", 1), "SELECT * FROM t"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := answerServer(t, func(int) ([]byte, bool) { return tc.answer, true })
+			b := answerServer(t, func(int) ([]byte, bool) { return goodResponse(t, false), false })
+			db := openAt(t, []string{a.Addr(), b.Addr()}, "read_timeout=5s")
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			if _, err := countRows(ctx, db, tc.query); err == nil {
+				t.Fatal("no error")
+			}
+			if b.Accepts() != 0 {
+				t.Errorf("retried on b (%d accepts)", b.Accepts())
+			}
+		})
+	}
+}
+
+func TestReadRetryBound(t *testing.T) {
+	hdr := headerOnly(t)
+	a := answerServer(t, func(int) ([]byte, bool) { return hdr, true })
+	b := answerServer(t, func(int) ([]byte, bool) { return hdr, true })
+	for _, tc := range []struct {
+		retries string
+		want    int64
+	}{{"read_retries=0", 1}, {"read_retries=1", 2}, {"read_retries=2", 3}, {"read_retries=5", 6}} {
+		before := a.Accepts() + b.Accepts()
+		// host_backoff=0: both hosts stay in the rotation, so every attempt dials.
+		db := openAt(t, []string{a.Addr(), b.Addr()}, "read_timeout=5s", "host_backoff=0", tc.retries)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		_, err := countRows(ctx, db, "SELECT 1")
+		cancel()
+		var pe *ProtocolError
+		if !errors.As(err, &pe) {
+			t.Errorf("%s: error %v, want the connection's *ProtocolError", tc.retries, err)
+		}
+		if got := a.Accepts() + b.Accepts() - before; got != tc.want {
+			t.Errorf("%s: %d connections, want %d", tc.retries, got, tc.want)
+		}
+		db.Close()
+	}
+}
+
+func TestHostBackoff(t *testing.T) {
+	// a accepts and hangs up before its Hello: a handshake failure.
+	a, err := faketest.NewServer(func(*faketest.Session) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b := answerServer(t, func(int) ([]byte, bool) { return goodResponse(t, false), false })
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	open := func(backoff string, n int) {
+		db := openAt(t, []string{a.Addr(), b.Addr()}, "dial_timeout=5s", backoff)
+		var conns []*sql.Conn
+		for range n {
+			c, err := db.Conn(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			conns = append(conns, c) // held: the next one is a new connection
+		}
+		for _, c := range conns {
+			c.Close()
+		}
+		db.Close()
+	}
+	open("host_backoff=30s", 5)
+	if got := a.Accepts(); got != 1 {
+		t.Errorf("backing off: the failing host was dialed %d times for 5 connections, want 1", got)
+	}
+	before := a.Accepts()
+	open("host_backoff=0", 5)
+	if got := a.Accepts() - before; got != 5 {
+		t.Errorf("host_backoff=0: the failing host was dialed %d times for 5 connections, want 5", got)
+	}
+}
+
+func TestHostHealthOrder(t *testing.T) {
+	var h hostHealth
+	now := time.Unix(1000, 0)
+	addrs := []string{"a", "b", "c", "d"}
+	if got, passed := h.order(addrs, 1, now); passed != 0 || !equalStrings(got, []string{"b", "c", "d", "a"}) {
+		t.Errorf("no failures: %v (%d passed)", got, passed)
+	}
+	if w := h.failed("c", 30*time.Second, now); w != time.Second {
+		t.Errorf("first back-off %v, want 1s", w)
+	}
+	h.failed("b", 30*time.Second, now)
+	if w := h.failed("b", 30*time.Second, now); w != 2*time.Second {
+		t.Errorf("second back-off %v, want 2s", w)
+	}
+	got, passed := h.order(addrs, 0, now)
+	if passed != 2 || !equalStrings(got, []string{"a", "d", "c", "b"}) {
+		t.Errorf("backing off: %v (%d passed), want [a d c b] (c is back first)", got, passed)
+	}
+	// After its back-off, c is in the rotation again; b still waits.
+	got, passed = h.order(addrs, 0, now.Add(1500*time.Millisecond))
+	if passed != 1 || !equalStrings(got, []string{"a", "c", "d", "b"}) {
+		t.Errorf("after 1.5 s: %v (%d passed)", got, passed)
+	}
+	for range 40 {
+		h.failed("d", 30*time.Second, now)
+	}
+	if w := h.failed("d", 30*time.Second, now); w != 30*time.Second {
+		t.Errorf("capped back-off %v, want 30s", w)
+	}
+	h.answered("b")
+	if got, _ := h.order(addrs, 0, now); got[1] != "b" {
+		t.Errorf("b answered but still backs off: %v", got)
+	}
+	if w := h.failed("a", 0, now); w != 0 {
+		t.Errorf("host_backoff=0 gave a back-off of %v", w)
+	}
+}
+
+func equalStrings(a, b []string) bool { return slices.Equal(a, b) }
