@@ -363,11 +363,13 @@ launch_node() {
 			org.apache.zookeeper.server.ZooKeeperServerMain "$d/zoo.cfg" \
 			</dev/null >>"$d/log/zookeeper.log" 2>&1 8>&- 9>&- &
 		echo "$!" >"$d/pid"
+		disown "$!" # no "Killed" notice from bash when kill ends it
 		;;
 	legacy)
 		setsid "$SERVER_BIN" --config-file="$d/config.xml" \
 			</dev/null >>"$d/log/stdout.log" 2>&1 8>&- 9>&- &
 		echo "$!" >"$d/pid"
+		disown "$!"
 		;;
 	modern)
 		modern_launch "$STATE_DIR/launcher" "$(<"$STATE_DIR/chdb_lib")" "$d" "$(port "$n" tcp)" "$(port "$n" http)"

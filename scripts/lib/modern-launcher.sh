@@ -86,4 +86,5 @@ modern_launch() {
 	(cd "$d/files" && exec setsid "$launcher" "$lib" "$d/data" "$d/stop.fifo" \
 		"$tcp" "$http" "$d/config.xml" </dev/null >>"$d/log/launcher.log" 2>&1 8>&- 9>&-) &
 	echo "$!" >"$d/pid"
+	disown "$!" # no "Killed" notice from bash when the caller ends it
 }
