@@ -45,6 +45,8 @@ die() { log "error: $*"; exit 1; }
 
 # shellcheck source=lib/server-common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/server-common.sh"
+# shellcheck source=lib/legacy-config.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/legacy-config.sh"
 
 case "$STATE_DIR" in
 "" | "/" | "/tmp" | "/root" | "/home" | "/var" | "/usr") die "refusing to use state dir '$STATE_DIR'" ;;
@@ -64,10 +66,8 @@ read_state() {
 }
 
 pid_alive() {
-	local pid="$1"
-	[[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 1
 	# Guard against pid reuse: it must still be our clickhouse-server.
-	tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "--config-file=$STATE_DIR/config.xml"
+	pid_cmdline_has "$1" "--config-file=$STATE_DIR/config.xml"
 }
 
 http_select1() {
@@ -93,24 +93,13 @@ ensure_installed() {
 	if [[ "${CHNATIVE_TLS:-1}" != 0 ]] && ! command -v openssl >/dev/null 2>&1 && [[ "$(id -u)" == 0 ]]; then
 		pkgs+=(openssl) # optional: without it the server runs without a secure port
 	fi
-	((${#pkgs[@]} == 0)) && return 0
-	[[ "$(id -u)" == 0 ]] || die "need root to apt-get install ${pkgs[*]}"
-	log "installing ${pkgs[*]} with apt-get"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update >&2
 	# The package's postinst tries to start its own service (port 9000);
 	# there is no init here, so that is refused harmlessly.
-	apt-get install -y --no-install-recommends "${pkgs[@]}" >&2
+	apt_install "${pkgs[@]}"
 	[[ -x "$SERVER_BIN" ]] || die "$SERVER_BIN missing after install"
 }
 
-remove_state_dir() {
-	[[ -d "$STATE_DIR" ]] || return 0
-	if [[ ! -f "$MARKER" ]] && [[ -n "$(ls -A "$STATE_DIR" 2>/dev/null)" ]]; then
-		die "$STATE_DIR exists but was not made by this script; not removing it"
-	fi
-	rm -rf -- "$STATE_DIR"
-}
+remove_state_dir() { remove_owned_dir "$STATE_DIR" "$MARKER"; }
 
 terminate() {
 	# SIGTERM to our server process $1, then SIGKILL if it is still running after 30s.
@@ -168,96 +157,8 @@ EOF
 }
 
 write_config() {
-	local tcp="$1" http="$2" secure="${3:-}" d="$STATE_DIR"
-	cat >"$d/config.xml" <<EOF
-<?xml version="1.0"?>
-<!-- Written by scripts/clickhouse.sh; rewritten at every start. -->
-<yandex>
-    <logger>
-        <level>information</level>
-        <log>$d/log/clickhouse-server.log</log>
-        <errorlog>$d/log/clickhouse-server.err.log</errorlog>
-        <size>100M</size>
-        <count>2</count>
-    </logger>
-    <listen_host>127.0.0.1</listen_host>
-    <tcp_port>$tcp</tcp_port>
-    <http_port>$http</http_port>
-$(tls_config "$secure")
-    <path>$d/data/</path>
-    <tmp_path>$d/tmp/</tmp_path>
-    <user_files_path>$d/user_files/</user_files_path>
-    <format_schema_path>$d/format_schemas/</format_schema_path>
-    <users_config>$d/users.xml</users_config>
-    <default_profile>default</default_profile>
-    <default_database>default</default_database>
-    <timezone>UTC</timezone>
-    <max_connections>1024</max_connections>
-    <max_concurrent_queries>200</max_concurrent_queries>
-    <keep_alive_timeout>3</keep_alive_timeout>
-    <max_session_timeout>3600</max_session_timeout>
-    <default_session_timeout>60</default_session_timeout>
-    <uncompressed_cache_size>268435456</uncompressed_cache_size>
-    <mark_cache_size>268435456</mark_cache_size>
-    <mlock_executable>false</mlock_executable>
-    <builtin_dictionaries_reload_interval>3600</builtin_dictionaries_reload_interval>
-    <!-- system.query_log is filled only for sessions with SET log_queries = 1. -->
-    <query_log>
-        <database>system</database>
-        <table>query_log</table>
-        <flush_interval_milliseconds>1000</flush_interval_milliseconds>
-    </query_log>
-</yandex>
-EOF
-	cat >"$d/users.xml" <<EOF
-<?xml version="1.0"?>
-<!-- Written by scripts/clickhouse.sh; rewritten at every start. -->
-<yandex>
-    <profiles>
-        <default>
-            <max_memory_usage>4000000000</max_memory_usage>
-            <use_uncompressed_cache>0</use_uncompressed_cache>
-            <load_balancing>random</load_balancing>
-            <!-- 18.16 refuses LowCardinality(...) columns in tables without this. -->
-            <allow_experimental_low_cardinality_type>1</allow_experimental_low_cardinality_type>
-            <!-- Safety net: an unbounded system.numbers scan never ends on 18.16. -->
-            <max_execution_time>600</max_execution_time>
-        </default>
-    </profiles>
-    <users>
-        <default>
-            <password></password>
-            <networks>
-                <ip>127.0.0.1</ip>
-                <ip>::1</ip>
-            </networks>
-            <profile>default</profile>
-            <quota>default</quota>
-        </default>
-        <$AUTH_USER>
-            <password>$AUTH_PASSWORD</password>
-            <networks>
-                <ip>127.0.0.1</ip>
-                <ip>::1</ip>
-            </networks>
-            <profile>default</profile>
-            <quota>default</quota>
-        </$AUTH_USER>
-    </users>
-    <quotas>
-        <default>
-            <interval>
-                <duration>3600</duration>
-                <queries>0</queries>
-                <errors>0</errors>
-                <result_rows>0</result_rows>
-                <read_rows>0</read_rows>
-                <execution_time>0</execution_time>
-            </interval>
-        </default>
-    </quotas>
-</yandex>
-EOF
+	local tcp="$1" http="$2" secure="${3:-}"
+	legacy_write_config "$STATE_DIR" scripts/clickhouse.sh "$tcp" "$http" "$(tls_config "$secure")"
 }
 
 start_once() {
@@ -304,11 +205,7 @@ start_once() {
 	return 1
 }
 
-with_lock() {
-	mkdir -p "$(dirname "$LOCK_FILE")"
-	exec 9>"$LOCK_FILE"
-	flock -w 300 9 || die "timed out waiting for $LOCK_FILE"
-}
+with_lock() { take_lock "$LOCK_FILE" 9; }
 
 # ---------------------------------------------------------------- commands
 
@@ -321,19 +218,12 @@ cmd_start() {
 	fi
 	ensure_installed
 	stop_server # a stale or unhealthy instance of ours, if any
-	local attempt rc
-	for attempt in 1 2 3; do
-		rc=0
-		start_once || rc=$?
-		if ((rc == 0)); then
-			read_state
-			log "ready: ClickHouse $(curl -fsS --max-time 3 "http://127.0.0.1:$HTTP_PORT/?query=SELECT%20version()" 2>/dev/null || echo '?'), pid $PID"
-			dsn
-			return 0
-		fi
-		((rc == 2)) || break
-		log "retrying with other ports (attempt $attempt failed)"
-	done
+	if start_attempts start_once; then
+		read_state
+		log "ready: ClickHouse $(curl -fsS --max-time 3 "http://127.0.0.1:$HTTP_PORT/?query=SELECT%20version()" 2>/dev/null || echo '?'), pid $PID"
+		dsn
+		return 0
+	fi
 	die "could not start clickhouse-server (logs in $STATE_DIR/log)"
 }
 

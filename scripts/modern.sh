@@ -49,6 +49,8 @@ die() {
 
 # shellcheck source=lib/server-common.sh
 source "$ROOT/scripts/lib/server-common.sh"
+# shellcheck source=lib/modern-launcher.sh
+source "$ROOT/scripts/lib/modern-launcher.sh"
 
 case "$STATE_DIR" in
 "" | "/" | "/tmp" | "/root" | "/home" | "/var" | "/usr") die "refusing to use state dir '$STATE_DIR'" ;;
@@ -67,13 +69,7 @@ read_state() {
 
 pid_alive() {
 	# The supervisor process, checked by its command line against pid reuse.
-	local pid="$1"
-	[[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 1
-	tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$STATE_DIR/config.xml"
-}
-
-http_query() {
-	curl -fsS --max-time 3 --data-binary "$2" "http://127.0.0.1:$1/" 2>/dev/null
+	pid_cmdline_has "$1" "$STATE_DIR/config.xml"
 }
 
 healthy() {
@@ -90,37 +86,10 @@ ensure_tools() {
 	command -v cc >/dev/null 2>&1 || pkgs+=(gcc libc6-dev)
 	command -v curl >/dev/null 2>&1 || pkgs+=(curl)
 	command -v openssl >/dev/null 2>&1 || pkgs+=(openssl)
-	((${#pkgs[@]} == 0)) && return 0
-	[[ "$(id -u)" == 0 ]] || die "need root to apt-get install ${pkgs[*]}"
-	log "installing ${pkgs[*]} with apt-get"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update >&2
-	apt-get install -y --no-install-recommends "${pkgs[@]}" >&2
+	apt_install "${pkgs[@]}"
 }
 
-chdb_lib() {
-	# The library scripts/chdb.sh fetched (or CHNATIVE_CHDB_LIB when already set).
-	if [[ -n "${CHNATIVE_CHDB_LIB:-}" && -s "$CHNATIVE_CHDB_LIB" ]]; then
-		printf '%s\n' "$CHNATIVE_CHDB_LIB"
-		return 0
-	fi
-	local out
-	out="$(bash "$ROOT/scripts/chdb.sh")" || die "scripts/chdb.sh failed"
-	printf '%s\n' "$out" | tail -n 1
-}
-
-build_launcher() {
-	cc -O2 -Wall -Wextra -Werror -o "$STATE_DIR/launcher" "$ROOT/scripts/modern/launcher.c" -ldl ||
-		die "could not compile scripts/modern/launcher.c"
-}
-
-remove_state_dir() {
-	[[ -d "$STATE_DIR" ]] || return 0
-	if [[ ! -f "$MARKER" ]] && [[ -n "$(ls -A "$STATE_DIR" 2>/dev/null)" ]]; then
-		die "$STATE_DIR exists but was not made by this script; not removing it"
-	fi
-	rm -rf -- "$STATE_DIR"
-}
+remove_state_dir() { remove_owned_dir "$STATE_DIR" "$MARKER"; }
 
 terminate() {
 	# SIGTERM to the supervisor $1 (it stops the engine cleanly), SIGKILL to the whole process
@@ -148,61 +117,14 @@ gen_tls() {
 	make_test_certs "$STATE_DIR/tls" || die "openssl failed to make a certificate"
 }
 
-write_config() {
-	local d="$STATE_DIR"
-	cat >"$d/config.xml" <<EOF
-<?xml version="1.0"?>
-<!-- Written by scripts/modern.sh; rewritten at every start. -->
-<clickhouse>
-    <users_config>$d/users.xml</users_config>
-    <timezone>UTC</timezone>
-    <max_connections>1024</max_connections>
-    <max_concurrent_queries>200</max_concurrent_queries>
-</clickhouse>
-EOF
-	cat >"$d/users.xml" <<EOF
-<?xml version="1.0"?>
-<!-- Written by scripts/modern.sh; rewritten at every start. -->
-<clickhouse>
-    <profiles>
-        <default>
-            <max_memory_usage>4000000000</max_memory_usage>
-            <max_execution_time>600</max_execution_time>
-        </default>
-    </profiles>
-    <users>
-        <default>
-            <password></password>
-            <networks><ip>127.0.0.1</ip><ip>::1</ip></networks>
-            <profile>default</profile>
-            <quota>default</quota>
-            <access_management>1</access_management>
-        </default>
-        <$AUTH_USER>
-            <password>$AUTH_PASSWORD</password>
-            <networks><ip>127.0.0.1</ip><ip>::1</ip></networks>
-            <profile>default</profile>
-            <quota>default</quota>
-        </$AUTH_USER>
-    </users>
-    <quotas><default></default></quotas>
-</clickhouse>
-EOF
-}
+write_config() { modern_write_config "$STATE_DIR" scripts/modern.sh; }
 
 launch() {
 	# Starts the supervisor in its own session, with the ports in $STATE_DIR/ports.
-	read_state || true
 	local tcp http
 	tcp="$(sed -n 's/^tcp_port=//p' "$STATE_DIR/ports")"
 	http="$(sed -n 's/^http_port=//p' "$STATE_DIR/ports")"
-	[[ -p "$STATE_DIR/stop.fifo" ]] || mkfifo "$STATE_DIR/stop.fifo"
-	# The engine's working directory is its user_files path (file(), INTO OUTFILE): the state
-	# dir's files/, never the caller's directory.
-	mkdir -p "$STATE_DIR/files"
-	(cd "$STATE_DIR/files" && exec setsid "$STATE_DIR/launcher" "$LIB" "$STATE_DIR/data" "$STATE_DIR/stop.fifo" \
-		"$tcp" "$http" "$STATE_DIR/config.xml" </dev/null >>"$STATE_DIR/log/launcher.log" 2>&1 9>&-) &
-	echo "$!" >"$STATE_DIR/pid"
+	modern_launch "$STATE_DIR/launcher" "$LIB" "$STATE_DIR" "$tcp" "$http"
 }
 
 wait_healthy() {
@@ -228,7 +150,7 @@ start_once() {
 	remove_state_dir
 	mkdir -p "$STATE_DIR"/{data,log}
 	touch "$MARKER"
-	build_launcher
+	modern_build_launcher "$STATE_DIR/launcher"
 	gen_tls
 	tcp="$(free_port)"
 	http="$(free_port "$tcp")"
@@ -239,11 +161,7 @@ start_once() {
 	wait_healthy
 }
 
-with_lock() {
-	mkdir -p "$(dirname "$LOCK_FILE")"
-	exec 9>"$LOCK_FILE"
-	flock -w 300 9 || die "timed out waiting for $LOCK_FILE"
-}
+with_lock() { take_lock "$LOCK_FILE" 9; }
 
 # ---------------------------------------------------------------- commands
 
@@ -255,22 +173,15 @@ cmd_start() {
 		return 0
 	fi
 	ensure_tools
-	LIB="$(chdb_lib)"
+	LIB="$(modern_chdb_lib)"
 	[[ -s "$LIB" ]] || die "no libchdb.so at '$LIB'"
 	stop_server
-	local attempt rc
-	for attempt in 1 2 3; do
-		rc=0
-		start_once || rc=$?
-		if ((rc == 0)); then
-			read_state
-			log "ready: ClickHouse $(http_query "$HTTP_PORT" 'SELECT version()' || echo '?'), pid $PID"
-			dsn
-			return 0
-		fi
-		((rc == 2)) || break
-		log "retrying with other ports (attempt $attempt failed)"
-	done
+	if start_attempts start_once; then
+		read_state
+		log "ready: ClickHouse $(http_query "$HTTP_PORT" 'SELECT version()' || echo '?'), pid $PID"
+		dsn
+		return 0
+	fi
 	die "could not start the 26.7 server (log in $STATE_DIR/log/launcher.log)"
 }
 
@@ -304,7 +215,7 @@ cmd_restart() {
 	# Same ports, same data, same config: only the process is new.
 	with_lock
 	read_state && pid_alive "$PID" || die "not running (run: scripts/modern.sh start)"
-	LIB="$(chdb_lib)"
+	LIB="$(modern_chdb_lib)"
 	log "restarting the 26.7 server (pid $PID)"
 	terminate "$PID"
 	local i

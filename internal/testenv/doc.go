@@ -27,4 +27,8 @@
 // The 18.16 server is Debian's clickhouse-server 18.16.1 (protocol revision 54412) with
 // allow_experimental_low_cardinality_type=1 in its default profile. Never query system.numbers
 // or numbers() without a LIMIT on it: such a query does not end, even after the client has gone.
+//
+// A third environment is a cluster, started by scripts/cluster.sh: ZooKeeper, four 18.16
+// replicas in two shards and two 26.7 shards. Cluster reads its CHNATIVE_CLUSTER_* variables and
+// its ClusterEnv injects faults (Kill, Restart, Stall, Resume) through the script.
 package testenv

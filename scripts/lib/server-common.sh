@@ -1,5 +1,6 @@
-# scripts/lib/server-common.sh — helpers shared by scripts/clickhouse.sh (18.16) and
-# scripts/modern.sh (26.7), sourced by both. The caller defines die().
+# scripts/lib/server-common.sh — helpers shared by scripts/clickhouse.sh (18.16),
+# scripts/modern.sh (26.7) and scripts/cluster.sh, sourced by all three. The caller defines
+# log() and die().
 
 # tcp_open PORT: 0 when something accepts connections on 127.0.0.1:PORT.
 tcp_open() { timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null; }
@@ -12,14 +13,14 @@ port_in_use() {
 		/proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
-# free_port [AVOID]: a random port in 20000..59999 that no socket on this machine uses, other
-# than AVOID (a port already picked). Races are handled by the callers, which retry the whole
-# start when the server cannot bind.
+# free_port [AVOID...]: a random port in 20000..59999 that no socket on this machine uses, other
+# than the AVOID ports (ports already picked). Races are handled by the callers, which retry the
+# whole start when the server cannot bind.
 free_port() {
 	local p i
 	for ((i = 0; i < 200; i++)); do
 		p=$((20000 + RANDOM % 40000))
-		[[ "$p" == "${1:-}" ]] && continue
+		[[ " $* " == *" $p "* ]] && continue
 		port_in_use "$p" && continue
 		tcp_open "$p" && continue
 		echo "$p"
@@ -44,4 +45,61 @@ make_test_certs() {
 				-days 30 -extfile "$t/ext.cnf" -out "$t/server.crt"
 	} >/dev/null 2>&1 || return 1
 	chmod 600 "$t/ca.key" "$t/server.key"
+}
+
+# start_attempts FN: runs FN, one start attempt, up to 3 times while it returns 2 (a server exited
+# during start: maybe a port taken since it was picked, so the next attempt picks others);
+# returns FN's last status.
+start_attempts() {
+	local attempt rc
+	for attempt in 1 2 3; do
+		rc=0
+		"$1" || rc=$?
+		((rc == 2)) || return "$rc"
+		log "retrying with other ports (attempt $attempt failed)"
+	done
+	return 2
+}
+
+# apt_install PKG...: installs the packages with apt-get (needs root); nothing when none is given.
+apt_install() {
+	(($# == 0)) && return 0
+	[[ "$(id -u)" == 0 ]] || die "need root to apt-get install $*"
+	log "installing $* with apt-get"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update >&2
+	apt-get install -y --no-install-recommends "$@" >&2
+}
+
+# take_lock FILE FD [-s]: opens FILE on descriptor FD and locks it, exclusively or (-s) shared,
+# waiting at most 300 s. The lock lasts until the script exits; launches close FD (FD>&-) so that
+# a daemon does not hold it.
+take_lock() {
+	mkdir -p "$(dirname "$1")"
+	eval "exec $2>\"\$1\""
+	flock "${3:--x}" -w 300 "$2" || die "timed out waiting for $1"
+}
+
+# pid_cmdline_has PID TEXT: 0 when process PID is alive (not a zombie) and its command line
+# contains TEXT: the guard against a reused pid.
+pid_cmdline_has() {
+	[[ -n "$1" ]] && kill -0 "$1" 2>/dev/null || return 1
+	[[ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != Z ]] || return 1
+	tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -qF -- "$2"
+}
+
+# http_query PORT SQL: runs SQL over HTTP on 127.0.0.1:PORT, prints the answer; non-zero when the
+# server does not answer in 3 s or answers with an error.
+http_query() {
+	curl -fsS --max-time 3 --data-binary "$2" "http://127.0.0.1:$1/" 2>/dev/null
+}
+
+# remove_owned_dir DIR MARKER: removes DIR, unless it holds files but not MARKER (then it was not
+# made by these scripts and die is called).
+remove_owned_dir() {
+	[[ -d "$1" ]] || return 0
+	if [[ ! -f "$2" ]] && [[ -n "$(ls -A "$1" 2>/dev/null)" ]]; then
+		die "$1 exists but was not made by this script; not removing it"
+	fi
+	rm -rf -- "$1"
 }
