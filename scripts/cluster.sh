@@ -30,7 +30,7 @@
 #   18.16 nodes: events_local (id UInt64, batch UInt64, v String)
 #                  ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/events', '{replica}')
 #                  ORDER BY id
-#                events = Distributed(chnative, chnative_cluster, events_local, rand())
+#                events = Distributed(chnative, chnative_cluster, events_local, intHash64(id))
 #   26.7 nodes:  events_local MergeTree ORDER BY id, events = Distributed(chnative_modern, ...)
 #                (their profile sets distributed_foreground_insert=1: clickhouse-local never sends
 #                a Distributed table's queued asynchronous inserts)
@@ -334,11 +334,11 @@ create_tables() {
 	done
 	for n in "${LEGACY_NODES[@]}"; do
 		http_exec "$n" "CREATE TABLE IF NOT EXISTS $DB.events_local $cols ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/events', '{replica}') ORDER BY id" || return 1
-		http_exec "$n" "CREATE TABLE IF NOT EXISTS $DB.events $cols ENGINE = Distributed($CLUSTER, $DB, events_local, rand())" || return 1
+		http_exec "$n" "CREATE TABLE IF NOT EXISTS $DB.events $cols ENGINE = Distributed($CLUSTER, $DB, events_local, intHash64(id))" || return 1
 	done
 	for n in "${MODERN_NODES[@]}"; do
 		http_exec "$n" "CREATE TABLE IF NOT EXISTS $DB.events_local $cols ENGINE = MergeTree ORDER BY id" || return 1
-		http_exec "$n" "CREATE TABLE IF NOT EXISTS $DB.events $cols ENGINE = Distributed($MODERN_CLUSTER, $DB, events_local, rand())" || return 1
+		http_exec "$n" "CREATE TABLE IF NOT EXISTS $DB.events $cols ENGINE = Distributed($MODERN_CLUSTER, $DB, events_local, intHash64(id))" || return 1
 	done
 }
 

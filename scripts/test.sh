@@ -6,8 +6,9 @@
 # 1. fetches chDB when scripts/chdb.sh exists and exports CHNATIVE_CHDB_LIB;
 # 2. starts both test servers: ClickHouse 18.16 (scripts/clickhouse.sh start) and
 #    ClickHouse 26.7 (scripts/modern.sh start), and exports CHNATIVE_MODERN_* (the 26.7
-#    server's DSNs, HTTP URL and TLS files) for every pass; a server that cannot be started
-#    fails the run;
+#    server's DSNs, HTTP URL and TLS files) for every pass; then the test cluster
+#    (scripts/cluster.sh start: ZooKeeper, 4 replicas of 18.16, 2 shards of 26.7) and its
+#    CHNATIVE_CLUSTER_*; a server that cannot be started fails the run;
 # 3. gofmt -l (fails on any output), go vet ./... in the root module and in conformance/;
 # 4. the real-server passes, once per server, with CHNATIVE_DSN, CHNATIVE_AUTH_DSN,
 #    CHNATIVE_HTTP_URL, CHNATIVE_SECURE_PORT and CHNATIVE_TLS_CA naming that server (26.7 has
@@ -15,7 +16,7 @@
 #    go test -race -count=1 of the root module (examples/ included) and of conformance/ (on
 #    26.7 without conformance/types and conformance/bench, which compare the two servers
 #    themselves through CHNATIVE_DSN=18.16 and CHNATIVE_MODERN_DSN in the 18.16 pass), and
-#    TestRoundTrip1M without -race;
+#    TestRoundTrip1M without -race; then conformance/cluster, the cluster's fault tests;
 # 5. the purego pass: go vet and go test of the root module with -tags purego (the safe twins of
 #    every *_unsafe.go file), against 18.16;
 # 6. the benchmark smoke run and bench-compare;
@@ -90,9 +91,10 @@ fi
 # <<< chDB fetch <<<
 
 # ---------------------------------------------------------------- servers
-started_legacy=0 started_modern=0
+started_legacy=0 started_modern=0 started_cluster=0
 cleanup() {
 	if [[ "${CHNATIVE_KEEP_SERVER:-0}" != 1 ]]; then
+		if [[ "$started_cluster" == 1 ]]; then scripts/cluster.sh stop || true; fi
 		if [[ "$started_modern" == 1 ]]; then scripts/modern.sh stop || true; fi
 		if [[ "$started_legacy" == 1 ]]; then scripts/clickhouse.sh stop || true; fi
 	fi
@@ -133,6 +135,19 @@ modern_env=(
 	"CHNATIVE_SECURE_PORT=" "CHNATIVE_TLS_CA=$CHNATIVE_MODERN_TLS_CA"
 )
 echo "26.7: $CHNATIVE_MODERN_DSN"
+
+step "ClickHouse cluster: ZooKeeper, 2 shards x 2 replicas of 18.16, 2 shards of 26.7 (scripts/cluster.sh)"
+running=1
+scripts/cluster.sh status 2>/dev/null || running=0
+scripts/cluster.sh start || {
+	echo "test.sh: could not start the test cluster (scripts/cluster.sh start)" >&2
+	exit 1
+}
+[[ "$running" == 1 ]] || started_cluster=1
+# Exported for every pass (internal/testenv checks it); the fault tests that kill and stall its
+# nodes run in their own step, conformance/cluster, below.
+eval "$(scripts/cluster.sh env)"
+echo "cluster: $CHNATIVE_CLUSTER_HOSTS"
 
 # use_server 18.16|26.7 points CHNATIVE_DSN and the variables beside it at that server.
 use_server() {
@@ -185,14 +200,17 @@ gotest() {
 }
 
 # packages MOD SERVER lists what the real-server pass tests in MOD against SERVER: everything,
-# except, against 26.7, conformance/types and conformance/bench: they compare the two servers
-# themselves (CHNATIVE_DSN as 18.16, CHNATIVE_MODERN_DSN as 26.7) and run in the 18.16 pass.
+# except conformance/cluster (the cluster's fault tests: their own step) and, against 26.7,
+# conformance/types and conformance/bench: they compare the two servers themselves (CHNATIVE_DSN
+# as 18.16, CHNATIVE_MODERN_DSN as 26.7) and run in the 18.16 pass.
 packages() {
 	local mod="$1" server="$2"
-	if [[ "$server" == 26.7 && "$mod" == conformance ]]; then
-		(cd "$mod" && go list ./... | grep -v -E '/conformance/(types|bench)(/|$)')
-	else
+	if [[ "$mod" != conformance ]]; then
 		echo ./...
+	elif [[ "$server" == 26.7 ]]; then
+		(cd "$mod" && go list ./... | grep -v -E '/conformance/(types|bench|cluster)(/|$)')
+	else
+		(cd "$mod" && go list ./... | grep -v -E '/conformance/cluster(/|$)')
 	fi
 }
 
@@ -240,6 +258,13 @@ in_dir() {
 
 run_go 18.16
 run_go 26.7
+
+# The cluster's fault tests: they kill, stall and restart its nodes under load (bounded in time).
+if [[ -d conformance/cluster ]]; then
+	step "go test -race -count=1 ./cluster/ (conformance, the test cluster: $CHNATIVE_CLUSTER_HOSTS)"
+	# shellcheck disable=SC2086
+	check in_dir conformance gotest -race -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-} ./cluster/
+fi
 use_server 18.16 # the benchmarks' "real" server is CHNATIVE_DSN, 18.16
 
 # The purego build: every file that uses unsafe (*_unsafe.go) has a safe twin under this tag; the
