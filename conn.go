@@ -17,7 +17,17 @@ type conn struct {
 	cc  *chconn.Conn
 	ctr *Connector // what dialed cc: read retries redial through it (retry.go); nil in tests
 
-	read readRetry // the open read, for a retry (retry.go)
+	read  readRetry    // the open read, for a retry (retry.go)
+	ahead *aheadBoxing // the read-ahead's boxing state, made once and used by one result at a time
+}
+
+// aheadBoxing returns the connection's read-ahead boxing state. It is called by the read-ahead
+// goroutine of the connection's one open result, while the caller's goroutine does not touch it.
+func (c *conn) aheadBoxing() *aheadBoxing {
+	if c.ahead == nil {
+		c.ahead = new(aheadBoxing)
+	}
+	return c.ahead
 }
 
 // Format prints only the address, for every verb (see Connector.Format): the connection holds

@@ -33,12 +33,12 @@ type rows struct {
 
 	// Boxing ahead (internal/boxing/prebox.go): the read-ahead of the next block (chconn's) boxes
 	// its first windows too when the caller reads through Next.
-	ahead *aheadBoxing    // made by the first WorkAhead: a one-block result does without
+	ahead *aheadBoxing    // the connection's, taken by the first WorkAhead (a one-block result does without)
 	pre   boxing.Preboxed // the current block's windows boxed ahead
 }
 
 // aheadBoxing is the read-ahead goroutine's boxing. Its Boxer's chunks are never shared with the
-// caller's.
+// caller's. A connection keeps one for the results it runs one at a time (conn.aheadBoxing).
 type aheadBoxing struct {
 	box boxing.Boxer
 	pre boxing.Preboxed // what it boxed, handed over with its block
@@ -65,7 +65,11 @@ func (r *rows) setBlock(b *nativeproto.Block) {
 // the next block's first windows on the read-ahead's goroutine.
 func (r *rows) WorkAhead(b *nativeproto.Block, stop *atomic.Bool) {
 	if r.ahead == nil {
-		r.ahead = new(aheadBoxing)
+		if r.c != nil {
+			r.ahead = r.c.aheadBoxing()
+		} else {
+			r.ahead = new(aheadBoxing)
+		}
 	}
 	r.ahead.box.BoxAhead(b, stop, &r.ahead.pre)
 }

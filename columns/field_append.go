@@ -26,15 +26,25 @@ func (c *Fixed[T]) FieldAppendFunc(ft reflect.Type) FieldAppendFunc {
 	if ft.Kind() != reflect.TypeFor[T]().Kind() {
 		return nil
 	}
-	return appendFixedFields[T]
+	// A plain function, not appendFields's instantiation: a generic function's value made in a
+	// generic method is a closure over its dictionary, one allocation a struct plan.
+	return appendFixedFields
 }
 
-func appendFixedFields[T FixedNum](col Column, src fieldslice.Slice, n int) (int, error) {
-	c := col.(*Fixed[T])
+// fixedFieldAppender is what appendFixedFields calls: Fixed[T]'s own loop.
+type fixedFieldAppender interface {
+	appendFields(src fieldslice.Slice, n int)
+}
+
+func appendFixedFields(col Column, src fieldslice.Slice, n int) (int, error) {
+	col.(fixedFieldAppender).appendFields(src, n)
+	return n, nil
+}
+
+func (c *Fixed[T]) appendFields(src fieldslice.Slice, n int) {
 	for i := 0; i < n; i++ {
 		c.Append(fieldslice.Get[T](src, i))
 	}
-	return n, nil
 }
 
 // FieldAppendFunc appends string fields and []byte-like fields.

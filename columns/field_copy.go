@@ -47,15 +47,24 @@ func (c *Fixed[T]) FieldCopyFunc(ft reflect.Type) FieldCopyFunc {
 	if ft.Kind() != reflect.TypeFor[T]().Kind() {
 		return nil
 	}
-	return copyFixed[T]
+	return copyFixed // a plain function: see Fixed.FieldAppendFunc
 }
 
-func copyFixed[T FixedNum](col Column, dst fieldslice.Slice, n int) error {
-	v := col.(*Fixed[T]).Values()[:n]
+// fixedFieldCopier is what copyFixed calls: Fixed[T]'s own loop.
+type fixedFieldCopier interface {
+	copyFields(dst fieldslice.Slice, n int)
+}
+
+func copyFixed(col Column, dst fieldslice.Slice, n int) error {
+	col.(fixedFieldCopier).copyFields(dst, n)
+	return nil
+}
+
+func (c *Fixed[T]) copyFields(dst fieldslice.Slice, n int) {
+	v := c.Values()[:n]
 	for i := range v {
 		fieldslice.Set(dst, i, v[i])
 	}
-	return nil
 }
 
 // FieldCopyFunc copies into string fields (substrings of one copy of the block's text: a kept

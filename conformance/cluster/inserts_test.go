@@ -1,0 +1,226 @@
+package cluster
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chnative/chnative"
+	"github.com/chnative/chnative/internal/testenv"
+)
+
+// batchRows is the rows of one insert: ids batch*1000 .. batch*1000+batchRows-1.
+const batchRows = 500
+
+// insertStats counts the outcomes of the inserts of TestInsertsExactlyOnceUnderFaults.
+type insertStats struct {
+	mu     sync.Mutex
+	done   map[uint64]bool // batch id: true when its insert was reported done, false on an error
+	errs   atomic.Int64
+	dones  atomic.Int64
+	sample atomic.Value // string: the first error
+}
+
+func (s *insertStats) record(batch uint64, err error, ctx context.Context) {
+	s.mu.Lock()
+	s.done[batch] = err == nil
+	s.mu.Unlock()
+	if err == nil {
+		s.dones.Add(1)
+		return
+	}
+	if ctx.Err() == nil {
+		s.errs.Add(1)
+		s.sample.CompareAndSwap(nil, err.Error())
+	}
+}
+
+// insertBatch inserts batch's rows through the Distributed table, synchronously, in one of the
+// two ways a caller batches rows: a database/sql transaction of prepared inserts, or the Batch
+// extension's PrepareBatch and Send.
+func insertBatch(ctx context.Context, db *sql.DB, table string, batch uint64) error {
+	ctx = chnative.WithSettings(ctx, chnative.Settings{"insert_distributed_sync": "1"})
+	query := "INSERT INTO " + table + " (id, batch, v) VALUES (?, ?, ?)"
+	if batch%2 == 0 {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		st, err := tx.PrepareContext(ctx, query)
+		if err != nil {
+			_ = tx.Rollback()
+			return err
+		}
+		for k := range uint64(batchRows) {
+			id := batch*1000 + k
+			if _, err := st.ExecContext(ctx, id, batch, fmt.Sprint(id)); err != nil {
+				_ = tx.Rollback()
+				return err
+			}
+		}
+		return tx.Commit()
+	}
+	c, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	return c.Raw(func(dc any) error {
+		b, err := dc.(chnative.Conn).PrepareBatch(ctx, "INSERT INTO "+table+" (id, batch, v)")
+		if err != nil {
+			return err
+		}
+		for k := range uint64(batchRows) {
+			id := batch*1000 + k
+			if err := b.Append(id, batch, fmt.Sprint(id)); err != nil {
+				b.Abort()
+				return err
+			}
+		}
+		return b.SendContext(ctx)
+	})
+}
+
+// TestInsertsExactlyOnceUnderFaults runs 16 goroutines through one *sql.DB over the four 18.16
+// replicas: 8 read (as TestReadsSurviveReplicaFaults) and 8 insert batches of 500 rows through a
+// Distributed table (insert_distributed_sync=1, sharded by intHash64(id)) over ReplicatedMergeTree
+// tables, while a replica is killed and restarted, another killed and restarted, and a third
+// stalled and resumed. Then, after replication settles: every batch whose insert was reported
+// done is in the table exactly once (rows, sum and distinct ids per batch, on every replica of
+// each shard), no batch is there twice, no goroutine or connection is left, and the calls that
+// returned an error are counted and bounded.
+func TestInsertsExactlyOnceUnderFaults(t *testing.T) {
+	cl := testenv.Cluster(t)
+	replicatedTable(t, cl, "fixed", "id UInt64, v String")
+	replicatedTable(t, cl, "ins", "id UInt64, batch UInt64, v String")
+	loader := nodeDB(t, cl, cl.Nodes()[0].Name)
+	lctx := chnative.WithSettings(context.Background(), chnative.Settings{"insert_distributed_sync": "1"})
+	if _, err := loader.ExecContext(lctx, fmt.Sprintf("INSERT INTO %s.fixed SELECT number, toString(number) FROM numbers(%d)",
+		cl.Database, fixedRows)); err != nil {
+		t.Fatal(err)
+	}
+	syncReplicas(t, cl, "fixed")
+
+	base := runtime.NumGoroutine()
+	db, _ := open(t, cl.DSN("connection_open_strategy=round_robin&dial_timeout=2s&read_timeout=3s"+
+		"&receive_timeout=3&send_timeout=3&connect_timeout_with_failover_ms=500"), false)
+	db.SetMaxOpenConns(24)
+	db.SetMaxIdleConns(24)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var rs readStats
+	is := insertStats{done: map[uint64]bool{}}
+	var next atomic.Uint64
+	var wg sync.WaitGroup
+	const readers, inserters = 8, 8
+	for g := range readers {
+		wg.Go(func() {
+			for i := g; ctx.Err() == nil; i++ {
+				qctx, qcancel := context.WithTimeout(ctx, 20*time.Second)
+				readOnce(qctx, db, cl.Database, i, &rs)
+				qcancel()
+			}
+		})
+	}
+	for range inserters {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				batch := next.Add(1)
+				ictx, icancel := context.WithTimeout(ctx, 30*time.Second)
+				is.record(batch, insertBatch(ictx, db, cl.Database+".ins", batch), ictx)
+				icancel()
+			}
+		})
+	}
+	phase := func(name string, d time.Duration) {
+		time.Sleep(d)
+		t.Logf("%-16s inserts done %5d, insert errors %3d; reads ok %5d, read errors %3d, wrong %d",
+			name, is.dones.Load(), is.errs.Load(), rs.ok.Load(), rs.errs.Load(), rs.wrong.Load())
+	}
+	phase("healthy", 2*time.Second)
+	cl.Kill(t, "s1r1")
+	phase("s1r1 killed", 3*time.Second)
+	cl.Restart(t, "s1r1")
+	phase("s1r1 restarted", 2*time.Second)
+	cl.Kill(t, "s2r1")
+	phase("s2r1 killed", 3*time.Second)
+	cl.Restart(t, "s2r1")
+	phase("s2r1 restarted", 2*time.Second)
+	cl.Stall(t, "s1r2")
+	phase("s1r2 stalled", 5*time.Second)
+	cl.Resume(t, "s1r2")
+	phase("s1r2 resumed", 3*time.Second)
+	cancel()
+	wg.Wait()
+	if err := db.Close(); err != nil {
+		t.Error(err)
+	}
+	settleGoroutines(t, base)
+
+	// Replication settles; then every replica of each shard holds the same batches.
+	syncReplicas(t, cl, "ins")
+	type agg struct{ rows, sum, ids uint64 }
+	var perShard [2]map[uint64]agg
+	for i, n := range cl.Nodes() {
+		got := map[uint64]agg{}
+		rows, err := nodeDB(t, cl, n.Name).Query(fmt.Sprintf(
+			"SELECT batch, count(), sum(id), uniqExact(id) FROM %s.ins_local GROUP BY batch", cl.Database))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var b uint64
+			var a agg
+			if err := rows.Scan(&b, &a.rows, &a.sum, &a.ids); err != nil {
+				t.Fatal(err)
+			}
+			got[b] = a
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		rows.Close()
+		shard := i / 2 // s1r1 s1r2 s2r1 s2r2
+		if perShard[shard] == nil {
+			perShard[shard] = got
+		} else if fmt.Sprint(perShard[shard]) != fmt.Sprint(got) {
+			t.Errorf("the replicas of shard %d differ: %s has %d batches, its peer %d", shard+1, n.Name, len(got), len(perShard[shard]))
+		}
+	}
+	var doubled, lost, partialFailed int
+	for batch, done := range is.done {
+		var a agg
+		for _, m := range perShard {
+			x := m[batch]
+			a.rows, a.sum, a.ids = a.rows+x.rows, a.sum+x.sum, a.ids+x.ids
+		}
+		wantSum := batchRows*batch*1000 + batchRows*(batchRows-1)/2
+		switch {
+		case a.rows > a.ids:
+			doubled++
+			t.Errorf("batch %d (reported done: %v): %d rows, %d distinct ids: rows doubled", batch, done, a.rows, a.ids)
+		case done && (a.rows != batchRows || a.sum != wantSum):
+			lost++
+			t.Errorf("batch %d reported done: %d rows, sum %d; want %d rows, sum %d", batch, a.rows, a.sum, batchRows, wantSum)
+		case !done && a.rows != 0 && a.rows != batchRows:
+			partialFailed++
+		}
+	}
+	t.Logf("inserts: %d done, %d returned an error (first: %v); %d failed batches partly in the table; reads: %d ok, %d errors, %d wrong",
+		is.dones.Load(), is.errs.Load(), is.sample.Load(), partialFailed, rs.ok.Load(), rs.errs.Load(), rs.wrong.Load())
+	if is.dones.Load() == 0 {
+		t.Error("no insert succeeded")
+	}
+	if w := rs.wrong.Load(); w != 0 {
+		t.Errorf("%d reads returned wrong or repeated rows; first: %v", w, rs.firstWrong.Load())
+	}
+	if e := is.errs.Load() + rs.errs.Load(); e > (readers+inserters)*3 {
+		t.Errorf("%d calls returned an error, want at most %d (16 goroutines x 3 faults)", e, (readers+inserters)*3)
+	}
+	t.Logf("rows lost %d, batches doubled %d", lost, doubled)
+}
