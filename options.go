@@ -31,6 +31,7 @@ const (
 	ctxLogs
 	ctxExternal
 	ctxBlockSize
+	ctxDedupToken
 )
 
 // Settings are ClickHouse settings sent with a query, such as {"max_threads": "4"}.
@@ -221,6 +222,9 @@ func optionsFrom(ctx context.Context, opts *chconn.Options) *chconn.Options {
 	}
 	if n, _ := ctx.Value(ctxBlockSize).(int); n > 0 {
 		get().BlockSize = n
+	}
+	if t, _ := ctx.Value(ctxDedupToken).(string); t != "" {
+		get().DedupToken = t // WithDeduplicationToken (insert_retry.go)
 	}
 	if dl, ok := ctx.Deadline(); ok {
 		get().Deadline = dl

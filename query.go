@@ -119,13 +119,15 @@ func (c *conn) insertRows(ctx context.Context, query string, rowsArgs [][]driver
 	}
 	for _, args := range rowsArgs {
 		if err := appendArgs(ins, args); err != nil {
-			ins.Abort()
-			return nil, err
+			if err = c.appendFailed(ins, err); err != nil {
+				ins.Abort()
+				return nil, err
+			}
 		}
 	}
 	n := int64(len(rowsArgs))
-	if err := ins.Finish(ctx); err != nil {
-		return nil, sqlErr(err)
+	if err := c.finishInsert(ctx, ins); err != nil {
+		return nil, err
 	}
 	return driver.RowsAffected(n), nil
 }

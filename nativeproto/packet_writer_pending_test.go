@@ -1,0 +1,49 @@
+package nativeproto
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+)
+
+// TestAppendPending checks that AppendPending copies exactly what Flush then writes, borrowed
+// column data included, and leaves it pending.
+func TestAppendPending(t *testing.T) {
+	for _, rows := range []int{0, 100, 3000, 70000} {
+		for _, m := range []Method{MethodNone, MethodLZ4} {
+			t.Run(fmt.Sprintf("%d/%v", rows, m), func(t *testing.T) {
+				pw := NewPacketWriter()
+				if m != MethodNone {
+					comp, err := NewCompressor(m, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					pw.SetCompressor(comp)
+				}
+				if err := pw.WriteDataBorrowed("", borrowBlock(rows)); err != nil {
+					t.Fatal(err)
+				}
+				pw.WritePing()
+				if m == MethodNone && rows >= 3000 && len(pw.borrowed) == 0 {
+					t.Fatal("no column was borrowed")
+				}
+				prefix := []byte("kept:")
+				cp := pw.AppendPending(prefix)
+				if len(cp)-len(prefix) != pw.PendingLen() {
+					t.Fatalf("AppendPending copied %d bytes, PendingLen says %d", len(cp)-len(prefix), pw.PendingLen())
+				}
+				var sent bytes.Buffer
+				if err := pw.Flush(&sent); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.HasPrefix(cp, prefix) {
+					t.Fatal("AppendPending overwrote dst")
+				}
+				requireBytes(t, cp[len(prefix):], sent.Bytes())
+				if pw.PendingLen() != 0 || len(pw.AppendPending(nil)) != 0 {
+					t.Fatal("pending bytes after Flush")
+				}
+			})
+		}
+	}
+}
