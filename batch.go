@@ -94,7 +94,7 @@ func (b *Batch) Block() *nativeproto.Block { return b.ins.Block() }
 // allocation per number or string: Column(i) typed appends and AppendStructs make none per row.
 func (b *Batch) Append(values ...any) error {
 	if err := b.ins.Append(values); err != nil {
-		return b.c.appendFailed(b.ins, err)
+		return b.c.appendFailed(context.Background(), b.ins, err)
 	}
 	return nil
 }

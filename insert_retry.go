@@ -24,7 +24,9 @@ import (
 // Which inserts retry automatically: every native insert, that is a Batch (PrepareBatch,
 // InsertRows, Append, AppendStructs, Column appends then Flush or Send), a prepared insert in a
 // transaction (each Exec, and Commit), and an Exec of an INSERT with arguments (one row, or
-// VALUES (?, ?), (?, ?) rows). When a block's send, or the insert's end (Send, Commit, the Exec),
+// VALUES (?, ?), (?, ?) rows). An INSERT whose data is in its text (VALUES without arguments)
+// or that selects its rows (INSERT ... SELECT) runs as one statement and is not retried: its
+// error is returned as it is. When a block's send, or the insert's end (Send, Commit, the Exec),
 // fails because the connection broke (not because the context ended) or because the server
 // answered an exception that blames the replica rather than the data (209 SOCKET_TIMEOUT, 210
 // NETWORK_ERROR, 225 NO_ZOOKEEPER, 242 TABLE_IS_READ_ONLY, 279 ALL_CONNECTION_TRIES_FAILED, 319
@@ -64,7 +66,7 @@ import (
 // nothing unless its non_replicated_deduplication_window is set: there a retry can insert again
 // the blocks the failed attempt had committed (set insert_retries=0 to get the error instead).
 // Through a Distributed table it holds only when the sharding key is deterministic (not rand())
-// and insert_distributed_sync=1 (ClickHouse 22.x and newer: distributed_foreground_insert=1), so
+// and insert_distributed_sync=1 (called distributed_foreground_insert in newer servers), so
 // that every block reaches the same shard's replicated table when it is sent again and the
 // insert is confirmed only once the shards have it.
 type InsertUnconfirmedError = chconn.InsertUnconfirmedError
@@ -85,12 +87,13 @@ func WithDeduplicationToken(ctx context.Context, token string) context.Context {
 // appendFailed handles the error of an append that may have sent a block (Batch.Append,
 // AppendStructs, a prepared insert's Exec): a block whose send failed is retried as retryInsert
 // allows, and then the append has succeeded (the block was in the packets sent again); any other
-// error (a value a column refused) is returned as it is. c may be nil (a detached Batch).
-func (c *conn) appendFailed(ins *chconn.Insert, err error) error {
+// error (a value a column refused) is returned as it is. ctx bounds the retry. c may be nil (a
+// detached Batch).
+func (c *conn) appendFailed(ctx context.Context, ins *chconn.Insert, err error) error {
 	if c == nil || ins.Unconfirmed() == nil {
 		return err
 	}
-	return c.retryInsert(context.Background(), ins, err)
+	return c.retryInsert(ctx, ins, err)
 }
 
 // flushInsert sends ins's buffered rows as one block, retrying as retryInsert allows.

@@ -25,9 +25,9 @@ import (
 type insertHost struct {
 	srv    *faketest.Server
 	hello  *nativeproto.ServerHello // nil: faketest's (ClickHouse 18.16, revision 54412)
-	header *nativeproto.Block // the table's columns, no rows
-	cut    func(conn int) int    // hang up after this many blocks of an insert; < 0 (or nil): never
-	end    func(conn int) []byte // the answer to the end of the data; nil: EndOfStream
+	header *nativeproto.Block       // the table's columns, no rows
+	cut    func(conn int) int       // hang up after this many blocks of an insert; < 0 (or nil): never
+	end    func(conn int) []byte    // the answer to the end of the data; nil: EndOfStream
 
 	mu      sync.Mutex
 	queries []*nativeproto.Query
@@ -374,7 +374,9 @@ func TestInsertRetryExceptionAtEnd(t *testing.T) {
 		a := newInsertHost(t, &insertHost{end: exception(319)})
 		b := newInsertHost(t, &insertHost{end: exception(319)})
 		db := openAt(t, []string{a.addr(), b.addr()}, "read_timeout=5s", "insert_block_rows=10", "insert_retries=2")
-		err := insertModes[0].run(context.Background(), db, 30)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // an unbounded retry fails, not hangs
+		defer cancel()
+		err := insertModes[0].run(ctx, db, 30)
 		var ue *InsertUnconfirmedError
 		var ex *Exception
 		if !errors.As(err, &ue) || !errors.As(err, &ex) || ex.Code != 319 || ue.Retries != 2 || ue.Sent != 30 {

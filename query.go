@@ -119,7 +119,7 @@ func (c *conn) insertRows(ctx context.Context, query string, rowsArgs [][]driver
 	}
 	for _, args := range rowsArgs {
 		if err := appendArgs(ins, args); err != nil {
-			if err = c.appendFailed(ins, err); err != nil {
+			if err = c.appendFailed(ctx, ins, err); err != nil {
 				ins.Abort()
 				return nil, err
 			}

@@ -115,7 +115,7 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 		// this row completes that could not be sent is retried on a new connection
 		// (insert_retry.go).
 		if err := appendArgs(s.ins, args); err != nil {
-			if err = s.c.appendFailed(s.ins, err); err != nil {
+			if err = s.c.appendFailed(ctx, s.ins, err); err != nil {
 				return nil, err
 			}
 		}
@@ -135,7 +135,7 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 		}
 		if err := s.ins.Append(s.vals); err != nil {
 			if s.ins.Unconfirmed() != nil {
-				if err = s.c.appendFailed(s.ins, err); err == nil {
+				if err = s.c.appendFailed(ctx, s.ins, err); err == nil {
 					continue // the block went out again on a new connection
 				}
 				return nil, err

@@ -39,7 +39,9 @@ func (t *Tap) Pos() int { return len(t.rec) - t.s.R.Buffered() }
 func (t *Tap) Since(pos int) []byte { return append([]byte(nil), t.rec[pos:t.Pos()]...) }
 
 // Revision returns the revision the session negotiated with Handshake.
-func (s *Session) Revision() nativeproto.Revision { return nativeproto.Negotiate(s.Hello.Revision, Revision) }
+func (s *Session) Revision() nativeproto.Revision {
+	return nativeproto.Negotiate(s.Hello.Revision, Revision)
+}
 
 // ReadData reads a client Data packet at revision rev, its block compressed or not as the query
 // said, and returns its bytes as the client sent them (code, table name, block) and its block.
