@@ -16,10 +16,10 @@ import (
 //
 // # Exactly-once inserts
 //
-// The guarantee: a native insert that the driver reports done is in the table once, and one
-// whose connection or replica failed is either retried by the driver without duplicating or
-// losing a row, or returns an error that says its rows may have been committed and how to
-// insert them again exactly once.
+// The guarantee: into a Replicated*MergeTree table, a native insert whose connection or replica
+// dies is either resumed on another replica without losing or doubling a row, or fails with an
+// *InsertUnconfirmedError that says its rows may have been committed and how to insert them
+// again exactly once (the conditions are below).
 //
 // Which inserts retry automatically: every native insert, that is a Batch (PrepareBatch,
 // InsertRows, Append, AppendStructs, Column appends then Flush or Send), a prepared insert in a

@@ -23,3 +23,12 @@ func (p *PacketWriter) AppendPending(dst []byte) []byte {
 	}
 	return append(dst, p.buf.Buf[prev:]...)
 }
+
+// WriteRawBorrowed queues data, bytes of whole packets encoded before (kept copies of earlier
+// Data packets, sent again as they are), to go out after the pending bytes. Flush writes it from
+// data's own memory, which must not change until then.
+func (p *PacketWriter) WriteRawBorrowed(data []byte) {
+	if len(data) > 0 {
+		p.borrowed = append(p.borrowed, borrowedSeg{at: len(p.buf.Buf), data: data})
+	}
+}

@@ -47,3 +47,30 @@ func TestAppendPending(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteRawBorrowed checks that raw bytes queued after pending packets go out after them, from
+// the caller's memory, and once.
+func TestWriteRawBorrowed(t *testing.T) {
+	pw := NewPacketWriter()
+	if err := pw.WriteDataBorrowed("", borrowBlock(3000)); err != nil {
+		t.Fatal(err)
+	}
+	first := pw.AppendPending(nil)
+	raw := []byte("kept packets")
+	pw.WriteRawBorrowed(raw)
+	pw.WriteRawBorrowed(nil)
+	pw.WritePing()
+	if pw.PendingLen() != len(first)+len(raw)+1 {
+		t.Fatalf("PendingLen %d, want %d", pw.PendingLen(), len(first)+len(raw)+1)
+	}
+	var sent bytes.Buffer
+	if err := pw.Flush(&sent); err != nil {
+		t.Fatal(err)
+	}
+	want := append(append(append([]byte(nil), first...), raw...), byte(ClientCodePing))
+	requireBytes(t, sent.Bytes(), want)
+	sent.Reset()
+	if err := pw.Flush(&sent); err != nil || sent.Len() != 0 {
+		t.Fatalf("a second Flush wrote %d bytes, %v", sent.Len(), err)
+	}
+}

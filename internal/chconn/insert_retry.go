@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"strings"
 
 	"github.com/chnative/chnative/internal/sqltext"
@@ -285,20 +284,11 @@ func headerDiff(was, now *nativeproto.Block) string {
 	return ""
 }
 
-// writeKept writes kept packets to the socket as they are, bounded like flush.
+// writeKept writes kept packets to the socket as they are (from their buffer, not copied),
+// bounded like every flush.
 func (c *Conn) writeKept(b []byte) error {
-	if len(b) == 0 {
-		return nil
-	}
-	if !c.fired.Load() {
-		_ = c.nc.SetWriteDeadline(c.deadline())
-		if c.fired.Load() {
-			_ = c.nc.SetWriteDeadline(aLongTimeAgo)
-		}
-	}
-	bufs := net.Buffers{b}
-	_, err := bufs.WriteTo(c.nc)
-	return err
+	c.pw.WriteRawBorrowed(b)
+	return c.flush()
 }
 
 // dedupTokenSetting is the setting WithDeduplicationToken sends.
