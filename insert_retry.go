@@ -36,7 +36,9 @@ import (
 // against the first one, and every block sent so far is sent again, the same bytes in the same
 // order; then the failed step goes on. Up to dsn.Config.InsertRetries times per insert (DSN key
 // insert_retries, default 2; 0 turns it off). The database/sql connection stays the same; a
-// transaction follows the new native connection. Each retry writes a debug log line.
+// transaction follows the new native connection. An insert whose connection or replica fails so
+// while it is being opened, before any of its data went out, is opened again on another host,
+// within the same insert_retries. Each retry writes a debug log line.
 //
 // Which return an error to retry: an insert whose blocks passed the retry buffer, whose retries
 // are used up, for which no new connection could be dialed or resumed (another table header
@@ -184,6 +186,40 @@ func (c *conn) retryInsert(ctx context.Context, ins *chconn.Insert, err error) e
 		c.cc = cc
 		return nil
 	}
+}
+
+// reopenInsert reports whether an insert whose opening failed with err, before any of its data
+// was sent, is to be opened again (its try-th failure): the connection broke (not by the
+// context's end) or the server answered an exception of the replica's own (see
+// chconn.RetryableInsertCode), and insert_retries allows it. If so, c.cc has been replaced by a
+// new connection to another host first.
+func (c *conn) reopenInsert(ctx context.Context, err error, try int) bool {
+	if c.ctr == nil || try > c.ctr.cfg.InsertRetries || ctx.Err() != nil || isContextErr(err) {
+		return false
+	}
+	var ex *Exception
+	if errors.As(err, &ex) && !chconn.RetryableInsertCode(ex.Code) || !errors.As(err, &ex) && !c.cc.Bad() {
+		return false
+	}
+	old := c.cc
+	c.ctr.health.failed(old.Addr(), c.ctr.cfg.HostBackoff, time.Now())
+	cc, derr := c.ctr.dial(ctx, old.Addr())
+	if log := c.ctr.logger(); log != nil {
+		attrs := []any{slog.String("addr", old.Addr()), slog.Any("error", err), slog.Int("retry", try)}
+		if derr != nil {
+			attrs = append(attrs, slog.Any("dial_error", derr))
+		} else {
+			attrs = append(attrs, slog.String("new_addr", cc.Addr()))
+		}
+		log.Debug("chnative: insert opened again on a new connection (no data was sent)", attrs...)
+	}
+	if derr != nil {
+		return false
+	}
+	cc.SetInTx(old.InTx())
+	_ = old.Close()
+	c.cc = cc
+	return true
 }
 
 // noInsertRetry returns why the unconfirmed ins is not to be retried now, or "".

@@ -28,6 +28,7 @@ type insertHost struct {
 	header *nativeproto.Block       // the table's columns, no rows
 	cut    func(conn int) int       // hang up after this many blocks of an insert; < 0 (or nil): never
 	end    func(conn int) []byte    // the answer to the end of the data; nil: EndOfStream
+	open   func(conn int) []byte    // the answer to the INSERT instead of the header; empty: hang up
 
 	mu      sync.Mutex
 	queries []*nativeproto.Query
@@ -83,6 +84,20 @@ func (h *insertHost) serve(s *faketest.Session) {
 		h.mu.Lock()
 		h.queries = append(h.queries, q)
 		h.mu.Unlock()
+		if h.open != nil {
+			if answer := h.open(n); answer != nil {
+				if len(answer) == 0 {
+					return // hang up
+				}
+				if h.hello == nil {
+					answer = faketest.Pong(answer)
+				}
+				if s.Write(answer) != nil {
+					return // hang up
+				}
+				continue
+			}
+		}
 		answer, err := faketest.HeaderPacket(nil, rev, q.Compression, h.header)
 		if err != nil {
 			return
@@ -384,6 +399,61 @@ func TestInsertRetryExceptionAtEnd(t *testing.T) {
 		}
 		if got := a.srv.Accepts() + b.srv.Accepts(); got != 3 {
 			t.Errorf("%d connections, want 3 (the insert and 2 retries)", got)
+		}
+	})
+}
+
+func TestInsertRetryOpen(t *testing.T) {
+	// The first host fails the INSERT before its header: it hangs up, or its table is read-only
+	// (242). No data was sent: the insert is opened on the second host. An exception about the
+	// table itself (60) is returned as it is.
+	for _, tc := range []struct {
+		name   string
+		answer []byte
+		retry  bool
+	}{
+		{"hang up", []byte{}, true},
+		{"242", faketest.Exception(nil, 242, "DB::Exception: Table is in readonly mode", 1), true},
+		{"60", faketest.Exception(nil, 60, "DB::Exception: Table default.t doesn't exist", 1), false},
+	} {
+		for _, mode := range insertModes {
+			t.Run(tc.name+"/"+mode.name, func(t *testing.T) {
+				a := newInsertHost(t, &insertHost{open: func(int) []byte { return tc.answer }})
+				b := newInsertHost(t, &insertHost{})
+				db := openAt(t, []string{a.addr(), b.addr()}, "read_timeout=5s", "insert_block_rows=10")
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				defer cancel()
+				err := mode.run(ctx, db, 25)
+				if !tc.retry {
+					var ex *Exception
+					if !errors.As(err, &ex) || ex.Code != 60 || b.srv.Accepts() != 0 {
+						t.Fatalf("error %v, %d connections to the second host; want the exception 60 and none", err, b.srv.Accepts())
+					}
+					return
+				}
+				if err != nil {
+					t.Fatalf("the insert was not opened again on the second host: %v", err)
+				}
+				_, bPackets, bBlocks := b.got()
+				if len(bPackets) != 3 {
+					t.Fatalf("the second host got %d blocks, want 3", len(bPackets))
+				}
+				checkRows(t, bBlocks, 25, 10)
+			})
+		}
+	}
+	t.Run("bounded", func(t *testing.T) {
+		hangUp := func(int) []byte { return []byte{} }
+		a := newInsertHost(t, &insertHost{open: hangUp})
+		b := newInsertHost(t, &insertHost{open: hangUp})
+		db := openAt(t, []string{a.addr(), b.addr()}, "read_timeout=5s", "insert_retries=1")
+		err := insertModes[0].run(context.Background(), db, 5)
+		var pe *ProtocolError
+		if !errors.As(err, &pe) {
+			t.Fatalf("error %v, want the broken connection's *ProtocolError", err)
+		}
+		if got := a.srv.Accepts() + b.srv.Accepts(); got != 2 {
+			t.Fatalf("%d connections, want 2 (the insert and 1 retry)", got)
 		}
 	})
 }
