@@ -73,19 +73,6 @@ import (
 // insert is confirmed only once the shards have it.
 type InsertUnconfirmedError = chconn.InsertUnconfirmedError
 
-// WithDeduplicationToken returns a context whose inserts send the setting
-// insert_deduplication_token=token: a Replicated*MergeTree table (or a MergeTree with
-// non_replicated_deduplication_window) then deduplicates the insert's blocks by token and block
-// number (ClickHouse appends _0, _1, ... per block) instead of by their contents, so the same
-// rows inserted again with the same token in the same blocks are dropped, and different inserts
-// of equal rows are not. ClickHouse has the setting from 22.2: an insert with a token on an
-// older server fails with an *UnsupportedError naming the server's version before anything is
-// sent. The token goes with every INSERT run with the context, automatic retries included (see
-// InsertUnconfirmedError). "" sends none.
-func WithDeduplicationToken(ctx context.Context, token string) context.Context {
-	return context.WithValue(ctx, ctxDedupToken, token)
-}
-
 // appendFailed handles the error of an append that may have sent a block (Batch.Append,
 // AppendStructs, a prepared insert's Exec): a block whose send failed is retried as retryInsert
 // allows, and then the append has succeeded (the block was in the packets sent again); any other
