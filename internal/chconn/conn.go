@@ -54,10 +54,9 @@ type Conn struct {
 	closed bool
 	inTx   bool
 
-	// keptBuf and keptEnds are the copy buffer of the last insert (insert_retry.go), for the
-	// next one; at most keptRetain bytes.
-	keptBuf  []byte
-	keptEnds []int
+	// keptSpare are copy buffers of the last insert (insert_retry.go), empty, for the next
+	// one; at most keptRetain bytes.
+	keptSpare [][]byte
 
 	// pingEndsTables: the server reads the external tables of a query lazily, after parsing it,
 	// so a query that fails to parse leaves an empty Data block unread. Such servers get a Ping

@@ -51,17 +51,18 @@ func RetryableInsertCode(code int32) bool {
 // RetryableInsertCodeName returns the name of a code RetryableInsertCode accepts, "" for others.
 func RetryableInsertCodeName(code int32) string { return retryableInsertCodes[code] }
 
-// keptRetain bounds the capacity of the copy buffer a connection keeps from one insert for the
-// next: larger buffers are dropped when their insert ends, so an idle connection holds little.
+// keptRetain bounds the capacity of the copy buffers a connection keeps from one insert for the
+// next: beyond it they are dropped when their insert ends, so an idle connection holds little.
 const keptRetain = 4 << 20
 
 // insertRetry is what an Insert keeps for a Resume: the copies of its sent packets and why it
 // ended unconfirmed.
 type insertRetry struct {
-	buf     []byte // the kept packets, one after another
-	ends    []int  // where each packet ends in buf
-	limit   int    // the most bytes buf may hold (dsn.Config.InsertRetryBuffer)
-	dropped bool   // a packet did not fit within limit: nothing is kept any more
+	pkts    [][]byte // the kept packets, in the order they were sent, each in its own buffer
+	size    int      // their bytes
+	spare   [][]byte // empty buffers for the next packets, from the connection's last insert
+	limit   int      // the most bytes pkts may hold (dsn.Config.InsertRetryBuffer)
+	dropped bool     // a packet did not fit within limit: nothing is kept any more
 	rev     nativeproto.Revision
 	method  nativeproto.Method // the compression of the kept packets; MethodNone for none
 	token   string             // the insert_deduplication_token the insert carries, if any
@@ -69,12 +70,11 @@ type insertRetry struct {
 	tries   int                // Resume calls made
 }
 
-// start readies the retry state of an insert opened on c with opts, taking the copy buffer c kept
-// from its last insert.
+// start readies the retry state of an insert opened on c with opts, taking the copy buffers c
+// kept from its last insert.
 func (r *insertRetry) start(c *Conn, opts *Options) {
 	r.limit = c.cfg.InsertRetryBuffer
-	r.buf, r.ends = c.keptBuf[:0], c.keptEnds[:0]
-	c.keptBuf, c.keptEnds = nil, nil
+	r.spare, c.keptSpare = c.keptSpare, nil
 	r.rev = c.rev
 	r.method = nativeproto.MethodNone
 	if c.comp != nil {
@@ -97,33 +97,51 @@ func insertToken(c *Conn, opts *Options) string {
 	return c.cfg.Settings[dedupTokenSetting]
 }
 
-// keep copies the packet pending in pw (the buffer holds it alone), or drops every copy when it
-// does not fit within the limit. The buffer grows to at most the limit.
+// keep copies the packet pending in pw (the buffer holds it alone) into a buffer of its own (a
+// spare one when one is large enough), or drops every copy when it does not fit within the
+// limit. Each packet is copied once and never again: no buffer grows.
 func (r *insertRetry) keep(pw *nativeproto.PacketWriter) {
 	if r.dropped {
 		return
 	}
 	n := pw.PendingLen()
-	if len(r.buf)+n > r.limit {
-		r.buf, r.ends, r.dropped = nil, nil, true
+	if r.size+n > r.limit {
+		r.pkts, r.spare, r.size, r.dropped = nil, nil, 0, true
 		return
 	}
-	if len(r.buf)+n > cap(r.buf) {
-		grown := make([]byte, len(r.buf), min(max(2*cap(r.buf), len(r.buf)+n), r.limit))
-		copy(grown, r.buf)
-		r.buf = grown
+	var buf []byte
+	for i, b := range r.spare {
+		if cap(b) >= n {
+			buf = b[:0]
+			last := len(r.spare) - 1
+			r.spare[i], r.spare[last] = r.spare[last], nil
+			r.spare = r.spare[:last]
+			break
+		}
 	}
-	r.buf = pw.AppendPending(r.buf)
-	r.ends = append(r.ends, len(r.buf))
+	if buf == nil {
+		buf = make([]byte, 0, n)
+	}
+	r.pkts = append(r.pkts, pw.AppendPending(buf))
+	r.size += n
 }
 
 // release drops the insert's copies (it has ended: confirmed, cancelled, refused or given up),
-// offering the buffer to c for its next insert.
+// offering up to keptRetain bytes of their buffers to c for its next insert.
 func (r *insertRetry) release(c *Conn) {
-	if c != nil && r.buf != nil && cap(r.buf) <= keptRetain {
-		c.keptBuf, c.keptEnds = r.buf[:0], r.ends[:0]
+	if c != nil {
+		kept, total := c.keptSpare[:0], 0
+		for _, list := range [2][][]byte{r.spare, r.pkts} {
+			for _, b := range list {
+				if total+cap(b) <= keptRetain {
+					kept = append(kept, b[:0])
+					total += cap(b)
+				}
+			}
+		}
+		c.keptSpare = kept
 	}
-	r.buf, r.ends, r.lost = nil, nil, nil
+	r.pkts, r.spare, r.size, r.lost = nil, nil, 0, nil
 }
 
 // lose records that the insert ended unconfirmed with err (its connection broke), and returns
@@ -167,7 +185,7 @@ func (ins *Insert) Resumable() bool { return ins.retry.lost != nil && !ins.retry
 func (ins *Insert) Dropped() bool { return ins.retry.dropped }
 
 // KeptBytes returns the bytes of the packets kept for a Resume.
-func (ins *Insert) KeptBytes() int { return len(ins.retry.buf) }
+func (ins *Insert) KeptBytes() int { return ins.retry.size }
 
 // Tries returns how many times Resume was called on the insert.
 func (ins *Insert) Tries() int { return ins.retry.tries }
@@ -253,14 +271,14 @@ func (ins *Insert) Resume(ctx context.Context, c2 *Conn, opts *Options) error {
 		c2.busy = false
 		return &HeaderMismatchError{Addr: c2.addr, Diff: diff}
 	}
-	if err := c2.writeKept(r.buf); err != nil {
+	if err := c2.writeKept(r.pkts); err != nil {
 		c2.busy = false
 		c2.markBad()
 		return &ProtocolError{Op: "insert", Err: err}
 	}
 	if c2.log != nil {
-		c2.log.Debug("chnative: insert resumed", slog.String("addr", c2.addr), slog.Int("packets", len(r.ends)),
-			slog.Int("bytes", len(r.buf)), slog.Int("rows_sent", ins.sent), slog.Int("rows_buffered", ins.block.Rows()))
+		c2.log.Debug("chnative: insert resumed", slog.String("addr", c2.addr), slog.Int("packets", len(r.pkts)),
+			slog.Int("bytes", r.size), slog.Int("rows_sent", ins.sent), slog.Int("rows_buffered", ins.block.Rows()))
 	}
 	ins.c, ins.opts, ins.done, r.lost = c2, opts, false, nil
 	c2.insert = ins
@@ -284,10 +302,12 @@ func headerDiff(was, now *nativeproto.Block) string {
 	return ""
 }
 
-// writeKept writes kept packets to the socket as they are (from their buffer, not copied),
-// bounded like every flush.
-func (c *Conn) writeKept(b []byte) error {
-	c.pw.WriteRawBorrowed(b)
+// writeKept writes kept packets to the socket as they are (from their buffers, not copied, in
+// one writev where the socket has it), bounded like every flush.
+func (c *Conn) writeKept(pkts [][]byte) error {
+	for _, p := range pkts {
+		c.pw.WriteRawBorrowed(p)
+	}
 	return c.flush()
 }
 

@@ -54,44 +54,64 @@ func TestInsertRetryKeepBound(t *testing.T) {
 	r := insertRetry{limit: 3*size + 10}
 	for i := range 3 {
 		r.keep(one)
-		if r.dropped || len(r.ends) != i+1 || len(r.buf) != (i+1)*size || cap(r.buf) > r.limit {
-			t.Fatalf("after %d packets: dropped %v, %d ends, %d bytes, cap %d (limit %d)", i+1, r.dropped, len(r.ends), len(r.buf), cap(r.buf), r.limit)
+		if r.dropped || len(r.pkts) != i+1 || r.size != (i+1)*size || cap(r.pkts[i]) != size {
+			t.Fatalf("after %d packets: dropped %v, %d packets, %d bytes, cap %d", i+1, r.dropped, len(r.pkts), r.size, cap(r.pkts[i]))
 		}
 	}
-	if !bytes.Equal(r.buf[:size], one.AppendPending(nil)) || !bytes.Equal(r.buf[2*size:], one.AppendPending(nil)) {
-		t.Fatal("the kept bytes are not the packet's")
+	for i := range r.pkts {
+		if !bytes.Equal(r.pkts[i], one.AppendPending(nil)) {
+			t.Fatalf("kept packet %d is not the packet's bytes", i)
+		}
 	}
 	r.keep(one) // past the bound: every copy goes
-	if !r.dropped || r.buf != nil || r.ends != nil {
-		t.Fatalf("past the bound: dropped %v, %d bytes kept", r.dropped, len(r.buf))
+	if !r.dropped || r.pkts != nil || r.size != 0 {
+		t.Fatalf("past the bound: dropped %v, %d bytes kept", r.dropped, r.size)
 	}
 	r.keep(one)
-	if r.buf != nil {
+	if r.pkts != nil {
 		t.Fatal("a packet kept after the copies were dropped")
 	}
 	none := insertRetry{limit: 0}
 	none.keep(pendingPacket(t, 1))
-	if !none.dropped || none.buf != nil {
+	if !none.dropped || none.pkts != nil {
 		t.Fatal("insert_retry_buffer=0 kept a packet")
 	}
 }
 
 func TestInsertRetryReleaseRetains(t *testing.T) {
 	c := &Conn{cfg: &dsn.Config{InsertRetryBuffer: 64 << 20}}
-	small := insertRetry{buf: make([]byte, 10, 1<<10), ends: []int{10}}
-	small.release(c)
-	if cap(c.keptBuf) != 1<<10 || len(c.keptBuf) != 0 || len(c.keptEnds) != 0 || small.buf != nil {
-		t.Fatalf("a small buffer was not kept for the next insert: cap %d", cap(c.keptBuf))
+	var r insertRetry
+	r.start(c, nil)
+	pw := pendingPacket(t, 5000)
+	r.keep(pw)
+	r.keep(pw)
+	first := &r.pkts[0][0]
+	r.release(c)
+	if len(c.keptSpare) != 2 || r.pkts != nil || r.size != 0 {
+		t.Fatalf("%d buffers kept for the next insert, want 2", len(c.keptSpare))
 	}
 	var next insertRetry
 	next.start(c, nil)
-	if cap(next.buf) != 1<<10 || c.keptBuf != nil || next.limit != 64<<20 {
-		t.Fatal("the next insert did not take the kept buffer")
+	if c.keptSpare != nil || len(next.spare) != 2 || next.limit != 64<<20 {
+		t.Fatal("the next insert did not take the kept buffers")
 	}
-	big := insertRetry{buf: make([]byte, 0, keptRetain+1)}
+	next.keep(pendingPacket(t, 10)) // smaller: reuses a spare
+	next.keep(pw)
+	next.keep(pw) // a third one is new
+	if len(next.spare) != 0 || len(next.pkts) != 3 {
+		t.Fatalf("%d spares left, %d packets", len(next.spare), len(next.pkts))
+	}
+	reused := false
+	for _, p := range next.pkts[:2] {
+		reused = reused || &p[:1][0] == first
+	}
+	if !reused {
+		t.Fatal("a spare buffer was not reused")
+	}
+	big := insertRetry{pkts: [][]byte{make([]byte, 0, keptRetain/2+1), make([]byte, 0, keptRetain/2+1)}}
 	big.release(c)
-	if c.keptBuf != nil {
-		t.Fatal("a buffer above keptRetain was kept on the connection")
+	if len(c.keptSpare) != 1 {
+		t.Fatalf("%d buffers kept, want 1 (within keptRetain)", len(c.keptSpare))
 	}
 }
 
