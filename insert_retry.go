@@ -57,14 +57,17 @@ import (
 // sent) until the server confirms the insert, up to dsn.Config.InsertRetryBuffer bytes (DSN key
 // insert_retry_buffer, default 64 MiB; 0 keeps nothing and turns the automatic retry off). An
 // insert that sends more drops its copies at once and is no longer retried automatically: its
-// failure returns an *InsertUnconfirmedError. A connection keeps a copy buffer of up to 4 MiB
+// failure returns an *InsertUnconfirmedError. A connection keeps up to 4 MiB of copy buffers
 // from one insert for the next.
 //
 // The conditions: a retried insert is exactly-once only where the server deduplicates identical
 // blocks, that is a Replicated*MergeTree table with insert_deduplicate=1 (the default), and only
-// within its replicated_deduplication_window (the last 100 blocks per partition by default, and
-// replicated_deduplication_window_seconds) and, with WithDeduplicationToken, per block of the
-// token's insert (ClickHouse suffixes it _0, _1, ...). A plain MergeTree table deduplicates
+// while the blocks the failed attempt committed are still within its
+// replicated_deduplication_window (the hashes of the last 100 inserted blocks by default on
+// 18.16; see system.merge_tree_settings) and replicated_deduplication_window_seconds; with
+// WithDeduplicationToken the same holds per block of the token's insert (ClickHouse suffixes
+// the token _0, _1, ...). An asynchronous insert (async_insert=1) deduplicates only with
+// async_insert_deduplicate=1. A plain MergeTree table deduplicates
 // nothing unless its non_replicated_deduplication_window is set: there a retry can insert again
 // the blocks the failed attempt had committed (set insert_retries=0 to get the error instead).
 // Through a Distributed table it holds only when the sharding key is deterministic (not rand())
