@@ -54,8 +54,14 @@ type Conn interface {
 // instead, and database/sql discards it, only when the cancel cannot be completed). Blocks sent
 // before are the server's to keep or drop: ClickHouse 18.16 keeps them, 26.7 drops the whole
 // insert into a Memory table.
+//
+// When a block's send or Send fails because the connection or its replica failed, the Batch is
+// resumed on a new connection to another host and goes on as if nothing had happened, or ends
+// with an *InsertUnconfirmedError: see InsertUnconfirmedError for when, and for what it
+// guarantees.
 type Batch struct {
 	ins  *chconn.Insert
+	c    *conn             // for a retry on a new connection (insert_retry.go); nil when detached
 	plan *structAppendPlan // the struct mapping of the last AppendStructs
 }
 
@@ -65,7 +71,7 @@ func (c *conn) PrepareBatch(ctx context.Context, query string) (*Batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Batch{ins: ins}, nil
+	return &Batch{ins: ins, c: c}, nil
 }
 
 // NumColumns returns the number of columns.
@@ -86,7 +92,12 @@ func (b *Batch) Block() *nativeproto.Block { return b.ins.Block() }
 // value that does not convert fails this call only, with a *ColumnError naming the column and the
 // row; rows appended before stay. Passing values as ...any boxes them in the caller, usually one
 // allocation per number or string: Column(i) typed appends and AppendStructs make none per row.
-func (b *Batch) Append(values ...any) error { return b.ins.Append(values) }
+func (b *Batch) Append(values ...any) error {
+	if err := b.ins.Append(values); err != nil {
+		return b.c.appendFailed(context.Background(), b.ins, err)
+	}
+	return nil
+}
 
 // Rows returns the number of rows buffered and not yet sent.
 func (b *Batch) Rows() int { return b.ins.Block().Rows() }
@@ -99,7 +110,7 @@ func (b *Batch) Flush() error {
 	if b.ins.Done() {
 		return ErrClosed
 	}
-	return b.ins.Flush()
+	return b.c.flushInsert(context.Background(), b.ins)
 }
 
 // Send sends the buffered rows and finishes the insert. An error ends the Batch either way: a
@@ -113,7 +124,7 @@ func (b *Batch) SendContext(ctx context.Context) error {
 	if b.ins.Done() {
 		return ErrClosed
 	}
-	return b.ins.Finish(ctx)
+	return b.c.finishInsert(ctx, b.ins)
 }
 
 // Abort drops the buffered rows and cancels the insert; the connection is ready for the next

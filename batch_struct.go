@@ -1,6 +1,7 @@
 package chnative
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -37,7 +38,7 @@ func AppendStructs[T any](b *Batch, rows []T) error {
 		}
 		done += n
 		if ins.Block().Rows() >= ins.BlockRows() {
-			if err := ins.Flush(); err != nil {
+			if err := b.c.flushInsert(context.Background(), ins); err != nil {
 				return err
 			}
 		}

@@ -126,43 +126,48 @@ func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, e
 		return nil, sqlErr(err)
 	}
 	c.cc.SetInTx(true)
-	return &tx{c: c.cc}, nil
+	return &tx{c: c}, nil
 }
 
+// tx is a "transaction" of a connection. It holds the database/sql connection, not its native
+// one: an insert retried on a new native connection (insert_retry.go) replaces c.cc, and the
+// transaction follows.
 type tx struct {
-	c    *chconn.Conn
+	c    *conn
 	done bool
 }
 
 // Commit sends the rows of the open insert and finishes it.
 func (t *tx) Commit() error {
-	t.c.AwaitDrain()
+	cc := t.c.cc
+	cc.AwaitDrain()
 	if t.done {
 		return ErrClosed
 	}
 	t.done = true
-	t.c.SetInTx(false)
-	if ins := t.c.OpenInsertState(); ins != nil {
+	cc.SetInTx(false)
+	if ins := cc.OpenInsertState(); ins != nil {
 		if ins.Batch() {
 			return ins.OpenError() // a Batch is sent by its Send only
 		}
-		return sqlErr(ins.Finish(context.Background()))
+		return t.c.finishInsert(context.Background(), ins)
 	}
 	return nil
 }
 
 // Rollback cancels the open insert: rows not yet sent are dropped.
 func (t *tx) Rollback() error {
-	t.c.AwaitDrain()
+	cc := t.c.cc
+	cc.AwaitDrain()
 	if t.done {
 		return ErrClosed
 	}
 	t.done = true
-	t.c.SetInTx(false)
-	if ins := t.c.OpenInsertState(); ins != nil && !ins.Batch() {
+	cc.SetInTx(false)
+	if ins := cc.OpenInsertState(); ins != nil && !ins.Batch() {
 		ins.Abort()
 	}
-	if t.c.Bad() {
+	if cc.Bad() {
 		return driver.ErrBadConn
 	}
 	return nil

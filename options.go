@@ -31,6 +31,7 @@ const (
 	ctxLogs
 	ctxExternal
 	ctxBlockSize
+	ctxDedupToken
 )
 
 // Settings are ClickHouse settings sent with a query, such as {"max_threads": "4"}.
@@ -154,6 +155,19 @@ func WithBlockSize(ctx context.Context, n int) context.Context {
 	return context.WithValue(ctx, ctxBlockSize, n)
 }
 
+// WithDeduplicationToken returns a context whose inserts send the setting
+// insert_deduplication_token=token: a Replicated*MergeTree table (or a MergeTree with
+// non_replicated_deduplication_window) then deduplicates the insert's blocks by token and block
+// number (ClickHouse appends _0, _1, ... per block) instead of by their contents, so the same
+// rows inserted again with the same token in the same blocks are dropped, and equal rows inserted
+// with another token are not. ClickHouse has the setting from 22.2: an insert with a token on an
+// older server fails with an *UnsupportedError naming the server's version before anything is
+// sent. The token goes with every INSERT run with the context, automatic retries included (see
+// InsertUnconfirmedError). "" sends none.
+func WithDeduplicationToken(ctx context.Context, token string) context.Context {
+	return context.WithValue(ctx, ctxDedupToken, token)
+}
+
 // options returns the options of a query, body, run with ctx: its bound server-side parameters
 // (params), the options of ctx, and the WithParameters values rendered for body's placeholders.
 // nil when there are none.
@@ -221,6 +235,9 @@ func optionsFrom(ctx context.Context, opts *chconn.Options) *chconn.Options {
 	}
 	if n, _ := ctx.Value(ctxBlockSize).(int); n > 0 {
 		get().BlockSize = n
+	}
+	if t, _ := ctx.Value(ctxDedupToken).(string); t != "" {
+		get().DedupToken = t
 	}
 	if dl, ok := ctx.Deadline(); ok {
 		get().Deadline = dl

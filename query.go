@@ -97,7 +97,8 @@ func (c *conn) exec(ctx context.Context, query, body string, params map[string]s
 	return driver.RowsAffected(0), nil
 }
 
-// openInsert starts a native insert with the options of ctx.
+// openInsert starts a native insert with the options of ctx, on a new connection to another
+// host when the connection or replica fails before the insert is open (see reopenInsert).
 func (c *conn) openInsert(ctx context.Context, query string, batch bool) (*chconn.Insert, error) {
 	body := query // options reads the text only to type WithParameters' values
 	if len(parametersFrom(ctx)) > 0 {
@@ -107,8 +108,12 @@ func (c *conn) openInsert(ctx context.Context, query string, batch bool) (*chcon
 	if err != nil {
 		return nil, err
 	}
-	ins, err := c.cc.OpenInsert(ctx, query, opts, batch)
-	return ins, sqlErr(err)
+	for tries := 1; ; tries++ {
+		ins, err := c.cc.OpenInsert(ctx, query, opts, batch)
+		if err == nil || !c.reopenInsert(ctx, err, tries) {
+			return ins, sqlErr(err)
+		}
+	}
 }
 
 // insertRows inserts the given rows as one native insert.
@@ -119,13 +124,15 @@ func (c *conn) insertRows(ctx context.Context, query string, rowsArgs [][]driver
 	}
 	for _, args := range rowsArgs {
 		if err := appendArgs(ins, args); err != nil {
-			ins.Abort()
-			return nil, err
+			if err = c.appendFailed(ctx, ins, err); err != nil {
+				ins.Abort()
+				return nil, err
+			}
 		}
 	}
 	n := int64(len(rowsArgs))
-	if err := ins.Finish(ctx); err != nil {
-		return nil, sqlErr(err)
+	if err := c.finishInsert(ctx, ins); err != nil {
+		return nil, err
 	}
 	return driver.RowsAffected(n), nil
 }

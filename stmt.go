@@ -111,9 +111,13 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 		s.ins = ins
 	}
 	if s.valuesTail == "" {
-		// One row, arguments in column order: the common case, without allocation.
+		// One row, arguments in column order: the common case, without allocation. A block
+		// this row completes that could not be sent is retried on a new connection
+		// (insert_retry.go).
 		if err := appendArgs(s.ins, args); err != nil {
-			return nil, err
+			if err = s.c.appendFailed(ctx, s.ins, err); err != nil {
+				return nil, err
+			}
 		}
 		return driver.RowsAffected(1), nil
 	}
@@ -130,6 +134,12 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 			s.vals = append(s.vals, a.Value)
 		}
 		if err := s.ins.Append(s.vals); err != nil {
+			if s.ins.Unconfirmed() != nil {
+				if err = s.c.appendFailed(ctx, s.ins, err); err == nil {
+					continue // the block went out again on a new connection
+				}
+				return nil, err
+			}
 			if s.ins.Sent() == sent {
 				// The Exec fails whole: drop the rows of its earlier tuples too.
 				for i := 0; i < s.ins.Block().NumColumns(); i++ {

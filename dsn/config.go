@@ -22,6 +22,10 @@ const (
 	DefaultHostBackoff = 30 * time.Second
 	// DefaultReadRetries is the default of [Config.ReadRetries].
 	DefaultReadRetries = 2
+	// DefaultInsertRetries is the default of [Config.InsertRetries].
+	DefaultInsertRetries = 2
+	// DefaultInsertRetryBuffer is the default of [Config.InsertRetryBuffer]: 64 MiB.
+	DefaultInsertRetryBuffer = 64 << 20
 	// DefaultInsertBlockRows is the default of [Config.InsertBlockRows].
 	DefaultInsertBlockRows = 1_000_000
 	// Deprecated: use DefaultInsertBlockRows. max_block_size is now the server setting.
@@ -77,6 +81,19 @@ type Config struct {
 	// is run again, on a new connection to another host where there is one. Once a row was
 	// delivered, the caller gets the error: a result never restarts. 0 means no retry.
 	ReadRetries int
+
+	// InsertRetries (key insert_retries) is how many times a native insert (a Batch, a prepared
+	// insert in a transaction, a multi-row Exec) whose connection broke, or whose server answered
+	// an exception that blames the replica rather than the data, is resumed on a new connection
+	// to another host: the same blocks are sent again, byte for byte, so that a Replicated
+	// table's deduplication drops those the failed attempt had committed. 0 means no retry.
+	InsertRetries int
+
+	// InsertRetryBuffer (key insert_retry_buffer, bytes) bounds the copies of its sent blocks an
+	// insert keeps until the server confirms it, for a retry (InsertRetries). An insert that
+	// sends more drops its copies and is no longer retried automatically. 0 keeps nothing (no
+	// automatic insert retry).
+	InsertRetryBuffer int
 
 	// TLSServerName (key tls_server_name) is the name the server's certificate is verified
 	// against and sent as SNI, for every address; "" means the host being dialed. It needs
@@ -153,7 +170,10 @@ func NewConfig() *Config {
 		ReadTimeout:     DefaultReadTimeout,
 		HostBackoff:     DefaultHostBackoff,
 		ReadRetries:     DefaultReadRetries,
+		InsertRetries:   DefaultInsertRetries,
 		InsertBlockRows: DefaultInsertBlockRows,
+
+		InsertRetryBuffer: DefaultInsertRetryBuffer,
 	}
 }
 
@@ -238,6 +258,12 @@ func (c *Config) Validate() error {
 	}
 	if c.ReadRetries < 0 {
 		return &Error{Key: KeyReadRetries, Value: strconv.Itoa(c.ReadRetries), Err: errNegative}
+	}
+	if c.InsertRetries < 0 {
+		return &Error{Key: KeyInsertRetries, Value: strconv.Itoa(c.InsertRetries), Err: errNegative}
+	}
+	if c.InsertRetryBuffer < 0 {
+		return &Error{Key: KeyInsertRetryBuffer, Value: strconv.Itoa(c.InsertRetryBuffer), Err: errNegative}
 	}
 	if _, err := ParseCompression(c.Compress.String()); err != nil {
 		return &Error{Key: KeyCompress, Value: c.Compress.String(), Err: errUnknownCompression}

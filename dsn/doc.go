@@ -46,6 +46,11 @@
 //	read_retries              int       >= 0: reruns of a read-only          2
 //	                                    statement whose connection broke
 //	                                    before its first row
+//	insert_retries            int       >= 0: resumes of a native insert     2
+//	                                    on another host after its
+//	                                    connection or replica failed
+//	insert_retry_buffer       int       bytes, >= 0: the sent blocks an      67108864
+//	                                    insert keeps for a retry; 0 = none   (64 MiB)
 //	hosts                     hosts     host[:port],... tried before the     none
 //	                                    URL's hosts
 //	alt_hosts                 hosts     host[:port],... tried after them     none

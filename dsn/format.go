@@ -63,6 +63,12 @@ func (c *Config) FormatDSN() string {
 	if c.ReadRetries != DefaultReadRetries {
 		add(KeyReadRetries, strconv.Itoa(c.ReadRetries))
 	}
+	if c.InsertRetries != DefaultInsertRetries {
+		add(KeyInsertRetries, strconv.Itoa(c.InsertRetries))
+	}
+	if c.InsertRetryBuffer != DefaultInsertRetryBuffer {
+		add(KeyInsertRetryBuffer, strconv.Itoa(c.InsertRetryBuffer))
+	}
 	if c.Compress != CompressionNone {
 		add(KeyCompress, c.Compress.String())
 	}

@@ -24,6 +24,10 @@ const (
 	KeyProtocolRevision = "protocol_revision"
 	KeyHostBackoff      = "host_backoff"
 	KeyReadRetries      = "read_retries"
+	// KeyInsertRetries and KeyInsertRetryBuffer set [Config.InsertRetries] and
+	// [Config.InsertRetryBuffer].
+	KeyInsertRetries     = "insert_retries"
+	KeyInsertRetryBuffer = "insert_retry_buffer"
 
 	// Accepted in the query for clickhouse-go's tcp:// form; FormatDSN puts
 	// them in the URL instead.
@@ -57,6 +61,7 @@ func isReservedKey(k string) bool {
 	case KeyDialTimeout, KeyReadTimeout, KeyCompress, KeyCompressLevel,
 		KeySecure, KeySkipVerify, KeyTLSServerName, KeyConnOpenStrategy, KeyInsertBlockRows,
 		KeyClientName, KeyQuotaKey, KeyDebug, KeyProtocolRevision, KeyHostBackoff, KeyReadRetries,
+		KeyInsertRetries, KeyInsertRetryBuffer,
 		KeyDatabase, KeyUsername, KeyPassword,
 		KeyHosts, KeyAltHosts, KeyClientInfoProduct, KeyMaxOpenConns, KeyMaxIdleConns,
 		KeyConnMaxLifetime, KeyBlockBufferSize, KeyMaxCompressionBuffer:
@@ -335,6 +340,10 @@ func applyKey(c *Config, q *queryUserInfo, key, val string) error {
 		c.HostBackoff, err = parseDuration(val)
 	case KeyReadRetries:
 		c.ReadRetries, err = parseNonNegative(val)
+	case KeyInsertRetries:
+		c.InsertRetries, err = parseNonNegative(val)
+	case KeyInsertRetryBuffer:
+		c.InsertRetryBuffer, err = parseNonNegative(val)
 	case KeyCompress:
 		c.Compress, err = parseCompressArg(val)
 	case KeyCompressLevel:

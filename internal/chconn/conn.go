@@ -54,6 +54,10 @@ type Conn struct {
 	closed bool
 	inTx   bool
 
+	// keptSpare are copy buffers of the last insert (insert_retry.go), empty, for the next
+	// one; at most keptRetain bytes.
+	keptSpare [][]byte
+
 	// pingEndsTables: the server reads the external tables of a query lazily, after parsing it,
 	// so a query that fails to parse leaves an empty Data block unread. Such servers get a Ping
 	// instead, which ends the external tables just as well and is answered harmlessly when the
@@ -175,8 +179,9 @@ func (c *Conn) Begin() error {
 		if c.insert.batch {
 			return c.insert.OpenError() // never sent but by its Send
 		}
-		if err := c.insert.Finish(context.Background()); err != nil {
-			return err
+		ins := c.insert
+		if err := ins.Finish(context.Background()); err != nil {
+			return ins.finishedByNext(err)
 		}
 	}
 	if c.busy {

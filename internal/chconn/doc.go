@@ -12,6 +12,7 @@
 //	readahead.go  the read-ahead of the next block while the caller works on the current one
 //	blocks.go     the blocks kept from query to query, one owner and one rule
 //	insert.go     Insert: a native INSERT, rows appended into typed columns, sent in blocks
+//	insert_retry.go  the sent blocks kept until confirmed, Resume on another connection
 //	cancel.go     classifying failures, Cancel and the drain that keeps the stream in step
 //	drain.go      the drain of a cancelled query off the caller's path
 //	deadline.go   context watching and socket deadlines

@@ -81,6 +81,52 @@ func (e *InsertAbortedError) Error() string {
 
 func (e *InsertAbortedError) Unwrap() error { return e.Err }
 
+// InsertUnconfirmedError reports an insert whose end the server never confirmed: its connection
+// broke, or the server answered an exception that blames the replica rather than the data, after
+// Sent rows had gone out in blocks, and the driver did not resume it on another connection
+// (Reason says why; Retries is how many resumes it tried). The server may or may not have
+// committed the Sent rows, all of them or the first blocks: to stay exactly-once, insert the same
+// rows again in the same blocks (the same order, the same insert_block_rows or WithBlockSize)
+// with the same deduplication token (Token, "" when the insert had none): a Replicated table
+// then drops the blocks it already has. Buffered rows were appended but never sent. The
+// connection is closed.
+type InsertUnconfirmedError struct {
+	Sent     int
+	Buffered int
+	Token    string
+	Retries  int
+	Reason   string
+	Err      error
+}
+
+func (e *InsertUnconfirmedError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "chnative: insert unconfirmed: the server may or may not have committed the %d rows sent", e.Sent)
+	if e.Buffered > 0 {
+		fmt.Fprintf(&b, " (%d buffered rows were not sent)", e.Buffered)
+	}
+	b.WriteString("; to stay exactly-once, insert the same rows again in the same blocks (same insert_block_rows)")
+	if e.Token != "" {
+		fmt.Fprintf(&b, " with the same deduplication token %q", e.Token)
+	} else {
+		b.WriteString(", which a Replicated table deduplicates")
+	}
+	if e.Reason != "" {
+		fmt.Fprintf(&b, " (not retried: %s", e.Reason)
+		if e.Retries > 0 {
+			fmt.Fprintf(&b, ", after %d retries", e.Retries)
+		}
+		b.WriteString(")")
+	}
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+func (e *InsertUnconfirmedError) Unwrap() error { return e.Err }
+
 // ColumnError reports a value that one column of an insert could not take.
 type ColumnError struct {
 	Column string

@@ -10,10 +10,13 @@ import (
 )
 
 // Insert is an open native INSERT: the server has sent the table header and waits for data
-// blocks. Rows are appended into typed columns and sent every maxRows rows.
+// blocks. Rows are appended into typed columns and sent every maxRows rows. Every Data packet it
+// sends is also kept (insert_retry.go) until the server confirms the insert, so that an insert
+// whose connection broke can be resumed on another one (Resume).
 type Insert struct {
 	c       *Conn
 	query   string
+	opts    *Options // the insert's options, sent again by Resume
 	block   *nativeproto.Block
 	maxRows int
 	sent    int
@@ -23,6 +26,8 @@ type Insert struct {
 	// in a transaction (batch false) is finished by the next statement, as database/sql code
 	// interleaving statements in a transaction expects.
 	batch bool
+
+	retry insertRetry // the kept packets and the state of a retry (insert_retry.go)
 }
 
 // OpenInsert sends the INSERT (query, to which insertBody adds VALUES when it has no data
@@ -37,11 +42,28 @@ func (c *Conn) OpenInsert(ctx context.Context, query string, opts *Options, batc
 	if err != nil {
 		return nil, err
 	}
+	// The columns of the previous insert on this connection are reused when the table header
+	// has the same types: appends then start with the capacity they reached.
+	header, err := c.insertHeader(ctx, stop, c.blocks.get(roleInsert), query)
+	if err != nil {
+		return nil, err
+	}
+	ins := &Insert{c: c, query: query, opts: opts, block: header, maxRows: c.insertBlockSize(), batch: batch}
+	if ins.maxRows <= 0 {
+		ins.maxRows = 1_000_000
+	}
+	ins.retry.start(c, opts)
+	c.insert = ins
+	c.blocks.keep(roleInsert, header)
+	return ins, nil
+}
+
+// insertHeader reads the table header an INSERT just sent (watched by stop) is answered with,
+// decoding it into reuse when not nil. The connection is busy on success, not on failure.
+func (c *Conn) insertHeader(ctx context.Context, stop func() bool, reuse *nativeproto.Block, query string) (*nativeproto.Block, error) {
 	c.busy = true
 	for {
-		// The columns of the previous insert on this connection are reused when the table
-		// header has the same types: appends then start with the capacity they reached.
-		ev, err := c.recv(c.blocks.get(roleInsert))
+		ev, err := c.recv(reuse)
 		if err != nil {
 			c.busy = false
 			return nil, c.fail(ctx, stop(), err)
@@ -54,13 +76,7 @@ func (c *Conn) OpenInsert(ctx context.Context, query string, opts *Options, batc
 				c.busy = false
 				return nil, fmt.Errorf("chnative: the server sent no columns for %q: name the columns or use VALUES", query)
 			}
-			ins := &Insert{c: c, query: query, block: ev.block, maxRows: c.insertBlockSize(), batch: batch}
-			if ins.maxRows <= 0 {
-				ins.maxRows = 1_000_000
-			}
-			c.insert = ins
-			c.blocks.keep(roleInsert, ev.block)
-			return ins, nil
+			return ev.block, nil
 		case nativeproto.ServerCodeEndOfStream:
 			stop()
 			c.busy = false
@@ -123,7 +139,9 @@ func (ins *Insert) FailRow(i int, err error) error {
 // Flush sends the buffered rows as one Data block. When the block cannot be encoded
 // (columns of different lengths, a value the wire form refuses) nothing of it is written: the
 // insert is cancelled and drained (see failSend), so the connection is ready for the next
-// query, or marked bad when the drain fails.
+// query, or marked bad when the drain fails. When it cannot be written, the connection is
+// closed and the block counts as sent (the server may have it whole): the insert ends
+// unconfirmed (see Unconfirmed) and can be resumed on another connection (Resume).
 func (ins *Insert) Flush() error {
 	b := ins.block
 	if b.Rows() == 0 {
@@ -136,22 +154,27 @@ func (ins *Insert) Flush() error {
 	if err := c.pw.WriteDataBorrowed("", b); err != nil {
 		return ins.failSend(err)
 	}
-	if err := c.flush(); err != nil {
+	ins.retry.keep(c.pw) // the packet's bytes, before the socket write empties the buffer
+	err := c.flush()
+	rows := b.Rows()
+	ins.sent += rows
+	for i := 0; i < b.NumColumns(); i++ {
+		b.Column(i).Reset()
+	}
+	if err != nil {
 		ins.done = true
 		c.insert = nil
 		c.busy = false
 		c.markBad()
-		return &ProtocolError{Op: "insert", Err: err}
+		return ins.lose(&ProtocolError{Op: "insert", Err: err})
 	}
-	ins.sent += b.Rows()
-	c.traceSent(b.Rows())
-	for i := 0; i < b.NumColumns(); i++ {
-		b.Column(i).Reset()
-	}
+	c.traceSent(rows)
 	return nil
 }
 
 // Finish sends the remaining rows and the end of data, and waits for the server to confirm.
+// A failure after the insert's packets went out leaves it unconfirmed when the connection broke
+// or the server blamed itself (see Unconfirmed), for a Resume and a new Finish.
 func (ins *Insert) Finish(ctx context.Context) error {
 	if ins.done {
 		return nil
@@ -170,21 +193,22 @@ func (ins *Insert) Finish(ctx context.Context) error {
 		stop()
 		c.markBad()
 		c.busy = false
-		return err
+		return ins.lose(err)
 	}
 	if err := c.flush(); err != nil {
 		c.busy = false
-		return c.fail(ctx, stop(), err)
+		return ins.failed(c.fail(ctx, stop(), err))
 	}
 	for {
 		ev, err := c.recv(nil)
 		if err != nil {
 			c.busy = false
-			return c.fail(ctx, stop(), err)
+			return ins.failed(c.fail(ctx, stop(), err))
 		}
 		if ev.code == nativeproto.ServerCodeEndOfStream {
 			stop()
 			c.busy = false
+			ins.retry.release(c)
 			return nil
 		}
 	}
@@ -220,6 +244,7 @@ func (ins *Insert) Abort() {
 	c.insert = nil
 	c.cancelAndDrain()
 	c.busy = false
+	ins.retry.release(c)
 }
 
 // Block returns the block rows are appended into: its typed columns are the caller's to append

@@ -42,11 +42,14 @@ type Options struct {
 	Deadline     time.Time          // the context's: sets max_execution_time
 	Trace        *nativeproto.Trace // the caller's span, sent in the client info; nil for none
 	UserLocation *time.Location     // the zone of zone-less DateTime values; nil: the session's
+	// DedupToken is sent as the setting insert_deduplication_token with an INSERT (ClickHouse
+	// 22.2 and newer; older servers refuse the query before it is sent). "" sends none.
+	DedupToken string
 }
 
 // applyOptions adds to the settings of a query what its options imply: max_block_size,
 // send_logs_level and max_execution_time from the context deadline (unless set by the caller or
-// the DSN). Native-data inserts ("... VALUES" with the data sent as blocks) get no
+// the DSN), and an INSERT's insert_deduplication_token from DedupToken. Native-data inserts ("... VALUES" with the data sent as blocks) get no
 // max_execution_time: the deadline of PrepareBatch's context does not bound the appends after it.
 func (o *Options) applyOptions(settings map[string]string, body string) {
 	if o == nil {
@@ -61,6 +64,9 @@ func (o *Options) applyOptions(settings map[string]string, body string) {
 		if _, ok := settings["send_logs_level"]; !ok {
 			settings["send_logs_level"] = DefaultLogsLevel
 		}
+	}
+	if o.DedupToken != "" && sqltext.IsInsert(body) {
+		settings[dedupTokenSetting] = o.DedupToken
 	}
 	if !o.Deadline.IsZero() {
 		if _, ok := settings["max_execution_time"]; !ok && !sqltext.NativeInsertBody(body) {

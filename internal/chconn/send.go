@@ -129,6 +129,9 @@ func (c *Conn) sendQuery(body string, opts *Options) (string, error) {
 // database/sql retries on another connection: a query that did not reach
 // the server whole is not run (the server waits for the packet that ends it).
 func (c *Conn) start(ctx context.Context, body string, opts *Options) (stop func() bool, err error) {
+	if err := c.checkDedupToken(body, opts); err != nil {
+		return nil, err
+	}
 	stop = c.watch(ctx)
 	if _, err := c.sendQuery(body, opts); err != nil {
 		stop()
