@@ -25,7 +25,9 @@ func TestFaultCutMidResult(t *testing.T) {
 		t.Run(fmt.Sprintf("after%dB", cut), func(t *testing.T) {
 			base := runtime.NumGoroutine()
 			p := newProxy(t)
-			db := openAt(t, []string{p.Addr()})
+			// read_retries=0: a cut before the first row is the caller's error here, not a read
+			// run again on a new connection (retry_test.go and conformance/cluster test those).
+			db := openAt(t, []string{p.Addr()}, "read_retries=0")
 			db.SetMaxOpenConns(1)
 			selectOne(t, db)
 
@@ -267,7 +269,9 @@ func TestFaultStalledServer(t *testing.T) {
 	t.Run("readTimeout", func(t *testing.T) {
 		base := runtime.NumGoroutine()
 		p := newProxy(t)
-		db := openAt(t, []string{p.Addr()}, "read_timeout=500ms")
+		// read_retries=0: the timeout is the caller's error, not retried on a new connection
+		// through the same stalled proxy (which would time out again).
+		db := openAt(t, []string{p.Addr()}, "read_timeout=500ms", "read_retries=0")
 		db.SetMaxOpenConns(1)
 		selectOne(t, db)
 		p.Stall(true)

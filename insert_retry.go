@@ -28,14 +28,17 @@ import (
 // or that selects its rows (INSERT ... SELECT) runs as one statement and is not retried: its
 // error is returned as it is. When a block's send, or the insert's end (Send, Commit, the Exec),
 // fails because the connection broke (not because the context ended) or because the server
-// answered an exception that blames the replica rather than the data (209 SOCKET_TIMEOUT, 210
+// answered an exception that blames the replica rather than the data (32 ATTEMPT_TO_READ_AFTER_EOF
+// from a Distributed insert's shard, 209 SOCKET_TIMEOUT, 210
 // NETWORK_ERROR, 225 NO_ZOOKEEPER, 242 TABLE_IS_READ_ONLY, 279 ALL_CONNECTION_TRIES_FAILED, 319
 // UNKNOWN_STATUS_OF_INSERT, 999 KEEPER_EXCEPTION), the host backs off (see Connector), a new
 // connection is dialed to another host first, the same INSERT is opened there with the same
 // options (query id policy, settings, WithDeduplicationToken), its table header is checked
 // against the first one, and every block sent so far is sent again, the same bytes in the same
 // order; then the failed step goes on. Up to dsn.Config.InsertRetries times per insert (DSN key
-// insert_retries, default 2; 0 turns it off). The database/sql connection stays the same; a
+// insert_retries, default 0: off, for the driver cannot know that the table deduplicates; a
+// plain MergeTree or Memory table would keep both copies of what the failed attempt committed.
+// Turn it on, insert_retries=2, for Replicated tables). The database/sql connection stays the same; a
 // transaction follows the new native connection. An insert whose connection or replica fails so
 // while it is being opened, before any of its data went out, is opened again on another host,
 // within the same insert_retries. Each retry writes a debug log line.

@@ -73,7 +73,7 @@ func TestInsertRetryServerCut(t *testing.T) {
 		t.Run(comp, func(t *testing.T) {
 			table := createTable(t, direct, "insert_retry_cut", "id UInt64, s String")
 			p := newProxy(t)
-			db := openAt(t, []string{p.Addr()}, "insert_block_rows=1000", "compress="+comp)
+			db := openAt(t, []string{p.Addr()}, "insert_block_rows=1000", "insert_retries=2", "compress="+comp)
 			db.SetMaxOpenConns(1)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()

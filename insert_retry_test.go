@@ -276,7 +276,7 @@ func TestInsertRetryResumesOnAnotherHost(t *testing.T) {
 			t.Run(mode.name+"/"+comp, func(t *testing.T) {
 				a := newInsertHost(t, &insertHost{cut: cutFirst(cutAt)})
 				b := newInsertHost(t, &insertHost{})
-				db := openAt(t, []string{a.addr(), b.addr()}, "read_timeout=5s", "compress="+comp, fmt.Sprint("insert_block_rows=", per))
+				db := openAt(t, []string{a.addr(), b.addr()}, "read_timeout=5s", "insert_retries=2", "compress="+comp, fmt.Sprint("insert_block_rows=", per))
 				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 				defer cancel()
 				if err := mode.run(ctx, db, rows); err != nil {
@@ -318,7 +318,11 @@ func TestInsertRetryNotPossible(t *testing.T) {
 			t.Run(tc.name+"/"+mode.name, func(t *testing.T) {
 				a := newInsertHost(t, &insertHost{cut: cutFirst(2)})
 				b := newInsertHost(t, &insertHost{})
-				db := openAt(t, []string{a.addr(), b.addr()}, "read_timeout=5s", "insert_block_rows=10", tc.param)
+				params := []string{"read_timeout=5s", "insert_block_rows=10", tc.param}
+				if !strings.HasPrefix(tc.param, "insert_retries=") {
+					params = append(params, "insert_retries=2")
+				}
+				db := openAt(t, []string{a.addr(), b.addr()}, params...)
 				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 				defer cancel()
 				err := mode.run(ctx, db, 60)
@@ -349,7 +353,7 @@ func TestInsertRetryExceptionAtEnd(t *testing.T) {
 	t.Run("data exception", func(t *testing.T) {
 		a := newInsertHost(t, &insertHost{end: exception(53)})
 		b := newInsertHost(t, &insertHost{})
-		db := openAt(t, []string{a.addr(), b.addr()}, "read_timeout=5s", "insert_block_rows=10")
+		db := openAt(t, []string{a.addr(), b.addr()}, "read_timeout=5s", "insert_retries=2", "insert_block_rows=10")
 		for _, mode := range insertModes {
 			err := mode.run(context.Background(), db, 30)
 			var ex *Exception
@@ -367,7 +371,7 @@ func TestInsertRetryExceptionAtEnd(t *testing.T) {
 			t.Run(mode.name, func(t *testing.T) {
 				a := newInsertHost(t, &insertHost{end: exception(319)})
 				b := newInsertHost(t, &insertHost{})
-				db := openAt(t, []string{a.addr(), b.addr()}, "read_timeout=5s", "insert_block_rows=10")
+				db := openAt(t, []string{a.addr(), b.addr()}, "read_timeout=5s", "insert_retries=2", "insert_block_rows=10")
 				if err := mode.run(context.Background(), db, 30); err != nil {
 					t.Fatalf("an insert answered UNKNOWN_STATUS_OF_INSERT was not resumed: %v", err)
 				}
@@ -420,7 +424,7 @@ func TestInsertRetryOpen(t *testing.T) {
 			t.Run(tc.name+"/"+mode.name, func(t *testing.T) {
 				a := newInsertHost(t, &insertHost{open: func(int) []byte { return tc.answer }})
 				b := newInsertHost(t, &insertHost{})
-				db := openAt(t, []string{a.addr(), b.addr()}, "read_timeout=5s", "insert_block_rows=10")
+				db := openAt(t, []string{a.addr(), b.addr()}, "read_timeout=5s", "insert_retries=2", "insert_block_rows=10")
 				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 				defer cancel()
 				err := mode.run(ctx, db, 25)
@@ -461,7 +465,7 @@ func TestInsertRetryOpen(t *testing.T) {
 func TestInsertRetryHeaderMismatch(t *testing.T) {
 	a := newInsertHost(t, &insertHost{cut: cutFirst(2)})
 	b := newInsertHost(t, &insertHost{header: idsHeader(t, "LowCardinality(String)")})
-	db := openAt(t, []string{a.addr(), b.addr()}, "read_timeout=5s", "insert_block_rows=10")
+	db := openAt(t, []string{a.addr(), b.addr()}, "read_timeout=5s", "insert_retries=2", "insert_block_rows=10")
 	err := insertModes[0].run(context.Background(), db, 60)
 	var ue *InsertUnconfirmedError
 	if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "s LowCardinality(String), was s String") {
@@ -482,7 +486,7 @@ func TestInsertDeduplicationToken(t *testing.T) {
 	t.Run("sent", func(t *testing.T) {
 		a := newInsertHost(t, &insertHost{hello: &modernHello, cut: cutFirst(1)})
 		b := newInsertHost(t, &insertHost{hello: &modernHello})
-		db := openAt(t, []string{a.addr(), b.addr()}, "read_timeout=5s", "insert_block_rows=10")
+		db := openAt(t, []string{a.addr(), b.addr()}, "read_timeout=5s", "insert_retries=2", "insert_block_rows=10")
 		for _, mode := range insertModes {
 			if err := mode.run(ctx, db, 20); err != nil {
 				t.Fatalf("%s: %v", mode.name, err)

@@ -78,8 +78,9 @@ func (c *conn) readDone() { c.read = readRetry{} }
 // has replaced the broken connection with a new one.
 func (c *conn) retryRead(err error) bool {
 	rr := &c.read
-	if c.ctr == nil || rr.ctx == nil || rr.tries >= c.ctr.cfg.ReadRetries || !c.cc.Bad() || c.cc.InTx() ||
-		rr.ctx.Err() != nil || !sqltext.IsReadOnly(rr.body) {
+	// The context first: after it ended, a background drain may be marking the connection bad.
+	if c.ctr == nil || rr.ctx == nil || rr.ctx.Err() != nil || rr.tries >= c.ctr.cfg.ReadRetries ||
+		!c.cc.Bad() || c.cc.InTx() || !sqltext.IsReadOnly(rr.body) {
 		return false
 	}
 	var ex *Exception

@@ -23,7 +23,7 @@ const (
 	// DefaultReadRetries is the default of [Config.ReadRetries].
 	DefaultReadRetries = 2
 	// DefaultInsertRetries is the default of [Config.InsertRetries].
-	DefaultInsertRetries = 2
+	DefaultInsertRetries = 0
 	// DefaultInsertRetryBuffer is the default of [Config.InsertRetryBuffer]: 64 MiB.
 	DefaultInsertRetryBuffer = 64 << 20
 	// DefaultInsertBlockRows is the default of [Config.InsertBlockRows].
@@ -86,7 +86,10 @@ type Config struct {
 	// insert in a transaction, a multi-row Exec) whose connection broke, or whose server answered
 	// an exception that blames the replica rather than the data, is resumed on a new connection
 	// to another host: the same blocks are sent again, byte for byte, so that a Replicated
-	// table's deduplication drops those the failed attempt had committed. 0 means no retry.
+	// table's deduplication drops those the failed attempt had committed. 0 (the default) means
+	// no retry: the driver cannot know that the table deduplicates (a plain MergeTree or a Memory
+	// table would keep both copies of what the failed attempt committed), so the caller who
+	// inserts into Replicated tables turns it on.
 	InsertRetries int
 
 	// InsertRetryBuffer (key insert_retry_buffer, bytes) bounds the copies of its sent blocks an

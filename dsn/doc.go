@@ -46,7 +46,7 @@
 //	read_retries              int       >= 0: reruns of a read-only          2
 //	                                    statement whose connection broke
 //	                                    before its first row
-//	insert_retries            int       >= 0: resumes of a native insert     2
+//	insert_retries            int       >= 0: resumes of a native insert     0
 //	                                    on another host after its
 //	                                    connection or replica failed
 //	insert_retry_buffer       int       bytes, >= 0: the sent blocks an      67108864

@@ -11,7 +11,7 @@ import (
 // when not the default, and kept by a round trip.
 func TestInsertRetryKeys(t *testing.T) {
 	c := NewConfig()
-	if c.InsertRetries != 2 || c.InsertRetryBuffer != 64<<20 {
+	if c.InsertRetries != 0 || c.InsertRetryBuffer != 64<<20 {
 		t.Fatalf("defaults: insert_retries %d, insert_retry_buffer %d", c.InsertRetries, c.InsertRetryBuffer)
 	}
 	if s := c.FormatDSN(); s != "clickhouse://localhost:9000" {
@@ -22,7 +22,7 @@ func TestInsertRetryKeys(t *testing.T) {
 		retries, buffer  int
 		formattedKeysHas string
 	}{
-		{"clickhouse://h?insert_retries=0", 0, DefaultInsertRetryBuffer, "insert_retries=0"},
+		{"clickhouse://h?insert_retries=2", 2, DefaultInsertRetryBuffer, "insert_retries=2"},
 		{"clickhouse://h?insert_retries=5&insert_retry_buffer=0", 5, 0, "insert_retry_buffer=0"},
 		{"clickhouse://h?insert_retry_buffer=1048576", DefaultInsertRetries, 1 << 20, "insert_retry_buffer=1048576"},
 	} {

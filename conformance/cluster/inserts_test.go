@@ -107,7 +107,8 @@ func TestInsertsExactlyOnceUnderFaults(t *testing.T) {
 	syncReplicas(t, cl, "fixed")
 
 	base := runtime.NumGoroutine()
-	db, _ := open(t, cl.DSN("connection_open_strategy=round_robin&dial_timeout=2s&read_timeout=3s"+
+	// insert_retries=2: the tables are Replicated, so a resumed insert's repeated blocks are dropped.
+	db, _ := open(t, cl.DSN("connection_open_strategy=round_robin&dial_timeout=2s&read_timeout=3s&insert_retries=2"+
 		"&receive_timeout=3&send_timeout=3&connect_timeout_with_failover_ms=500"), false)
 	db.SetMaxOpenConns(24)
 	db.SetMaxIdleConns(24)

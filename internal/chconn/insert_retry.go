@@ -32,6 +32,11 @@ import (
 // data is wrong" (a type, a parse, too many parts, a constraint). The codes are ClickHouse's
 // (src/Common/ErrorCodes.cpp), the same since 18.16.
 var retryableInsertCodes = map[int32]string{
+	// A Distributed insert whose connection to a shard's replica died mid-insert ("Attempt to
+	// read after eof: while receiving packet from host:port", seen on 18.16 with a replica
+	// SIGKILLed). A native insert's own blocks are well-formed; were they not, every retry would
+	// fail the same way, bounded by insert_retries.
+	32:  "ATTEMPT_TO_READ_AFTER_EOF",
 	209: "SOCKET_TIMEOUT",              // a replica's socket (Distributed, interserver) timed out
 	210: "NETWORK_ERROR",               // a connection between servers failed
 	225: "NO_ZOOKEEPER",                // the replica has no ZooKeeper session: it cannot commit
@@ -74,6 +79,9 @@ type insertRetry struct {
 // kept from its last insert.
 func (r *insertRetry) start(c *Conn, opts *Options) {
 	r.limit = c.cfg.InsertRetryBuffer
+	if c.cfg.InsertRetries == 0 {
+		r.limit = 0 // no retry: nothing to keep, no copy
+	}
 	r.spare, c.keptSpare = c.keptSpare, nil
 	r.rev = c.rev
 	r.method = nativeproto.MethodNone

@@ -14,7 +14,7 @@ import (
 // The codes of the table are ClickHouse's (src/Common/ErrorCodes.cpp); a data error is never
 // among them.
 func TestRetryableInsertCodes(t *testing.T) {
-	want := map[int32]string{209: "SOCKET_TIMEOUT", 210: "NETWORK_ERROR", 225: "NO_ZOOKEEPER", 242: "TABLE_IS_READ_ONLY",
+	want := map[int32]string{32: "ATTEMPT_TO_READ_AFTER_EOF", 209: "SOCKET_TIMEOUT", 210: "NETWORK_ERROR", 225: "NO_ZOOKEEPER", 242: "TABLE_IS_READ_ONLY",
 		279: "ALL_CONNECTION_TRIES_FAILED", 319: "UNKNOWN_STATUS_OF_INSERT", 999: "KEEPER_EXCEPTION"}
 	if len(retryableInsertCodes) != len(want) {
 		t.Fatalf("%d codes, want %d", len(retryableInsertCodes), len(want))
@@ -79,7 +79,7 @@ func TestInsertRetryKeepBound(t *testing.T) {
 }
 
 func TestInsertRetryReleaseRetains(t *testing.T) {
-	c := &Conn{cfg: &dsn.Config{InsertRetryBuffer: 64 << 20}}
+	c := &Conn{cfg: &dsn.Config{InsertRetries: 2, InsertRetryBuffer: 64 << 20}}
 	var r insertRetry
 	r.start(c, nil)
 	pw := pendingPacket(t, 5000)
