@@ -71,6 +71,7 @@ func (c *conn) PrepareBatch(ctx context.Context, query string) (*Batch, error) {
 	if err != nil {
 		return nil, err
 	}
+	ins.Retrier = c
 	return &Batch{ins: ins, c: c}, nil
 }
 
@@ -92,12 +93,9 @@ func (b *Batch) Block() *nativeproto.Block { return b.ins.Block() }
 // value that does not convert fails this call only, with a *ColumnError naming the column and the
 // row; rows appended before stay. Passing values as ...any boxes them in the caller, usually one
 // allocation per number or string: Column(i) typed appends and AppendStructs make none per row.
-func (b *Batch) Append(values ...any) error {
-	if err := b.ins.Append(values); err != nil {
-		return b.c.appendFailed(context.Background(), b.ins, err)
-	}
-	return nil
-}
+// (A failed block's send is resumed through the insert's Retrier, b's connection: Append stays
+// one call a row.)
+func (b *Batch) Append(values ...any) error { return b.ins.Append(values) }
 
 // Rows returns the number of rows buffered and not yet sent.
 func (b *Batch) Rows() int { return b.ins.Block().Rows() }

@@ -79,6 +79,11 @@ import (
 // insert is confirmed only once the shards have it.
 type InsertUnconfirmedError = chconn.InsertUnconfirmedError
 
+// RetryInsert is the chconn.Retrier of a Batch's insert: a block sent by an Append failed.
+func (c *conn) RetryInsert(ins *chconn.Insert, err error) error {
+	return c.retryInsert(context.Background(), ins, err)
+}
+
 // appendFailed handles the error of an append that may have sent a block (Batch.Append,
 // AppendStructs, a prepared insert's Exec): a block whose send failed is retried as retryInsert
 // allows, and then the append has succeeded (the block was in the packets sent again); any other

@@ -28,6 +28,10 @@ type Insert struct {
 	batch bool
 
 	retry insertRetry // the kept packets and the state of a retry (insert_retry.go)
+
+	// Retrier, when set, resumes the insert when a block EndRow sends fails (a Batch's Append);
+	// callers that handle that failure themselves leave it nil.
+	Retrier Retrier
 }
 
 // OpenInsert sends the INSERT (query, to which insertBody adds VALUES when it has no data
@@ -118,9 +122,25 @@ func (ins *Insert) StartRow(n int) error {
 // EndRow ends the row being appended: the block is sent when it holds the insert's block size.
 func (ins *Insert) EndRow() error {
 	if ins.block.Rows() >= ins.maxRows {
-		return ins.Flush()
+		if err := ins.Flush(); err != nil {
+			return ins.flushFailed(err)
+		}
 	}
 	return nil
+}
+
+// Retrier resumes an insert whose block could not be sent (the root's connection, for a Batch).
+type Retrier interface {
+	RetryInsert(ins *Insert, err error) error
+}
+
+// flushFailed hands a Flush failure of an unconfirmed insert to its Retrier, if it has one. (The
+// retry is here rather than in the caller so that the caller's Append stays a single call.)
+func (ins *Insert) flushFailed(err error) error {
+	if ins.Retrier != nil && ins.Unconfirmed() != nil {
+		return ins.Retrier.RetryInsert(ins, err)
+	}
+	return err
 }
 
 // FailRow drops the values columns [0, i) took for the row being appended, which column i
