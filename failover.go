@@ -86,6 +86,13 @@ func (h *hostHealth) order(addrs []string, start int, now time.Time) (out []stri
 	return append(out, late...), len(late)
 }
 
+// redialAfter records that addr's connection failed under a statement (it backs off) and dials
+// a new connection, to another host first: what a retried read or insert runs on.
+func (c *Connector) redialAfter(ctx context.Context, addr string) (*chconn.Conn, error) {
+	c.health.failed(addr, c.cfg.HostBackoff, time.Now())
+	return c.dial(ctx, addr)
+}
+
 // addrs returns the configuration's addresses, or the default one.
 func (c *Connector) addrs() []string {
 	if len(c.cfg.Addrs) == 0 {

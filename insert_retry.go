@@ -200,8 +200,7 @@ func (c *conn) reopenInsert(ctx context.Context, err error, try int) bool {
 		return false
 	}
 	old := c.cc
-	c.ctr.health.failed(old.Addr(), c.ctr.cfg.HostBackoff, time.Now())
-	cc, derr := c.ctr.dial(ctx, old.Addr())
+	cc, derr := c.ctr.redialAfter(ctx, old.Addr())
 	if log := c.ctr.logger(); log != nil {
 		attrs := []any{slog.String("addr", old.Addr()), slog.Any("error", err), slog.Int("retry", try)}
 		if derr != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"time"
 
 	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/internal/sqltext"
@@ -89,8 +88,7 @@ func (c *conn) retryRead(err error) bool {
 	}
 	rr.tries++
 	old := c.cc.Addr()
-	c.ctr.health.failed(old, c.ctr.cfg.HostBackoff, time.Now())
-	cc, derr := c.ctr.dial(rr.ctx, old)
+	cc, derr := c.ctr.redialAfter(rr.ctx, old)
 	if log := c.ctr.logger(); log != nil {
 		attrs := []any{slog.String("addr", old), slog.Any("error", err), slog.Int("retry", rr.tries)}
 		if derr != nil {

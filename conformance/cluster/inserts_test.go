@@ -96,20 +96,11 @@ func insertBatch(ctx context.Context, db *sql.DB, table string, batch uint64) er
 // returned an error are counted and bounded.
 func TestInsertsExactlyOnceUnderFaults(t *testing.T) {
 	cl := testenv.Cluster(t)
-	replicatedTable(t, cl, "fixed", "id UInt64, v String")
+	loadFixed(t, cl)
 	replicatedTable(t, cl, "ins", "id UInt64, batch UInt64, v String")
-	loader := nodeDB(t, cl, cl.Nodes()[0].Name)
-	lctx := chnative.WithSettings(context.Background(), chnative.Settings{"insert_distributed_sync": "1"})
-	if _, err := loader.ExecContext(lctx, fmt.Sprintf("INSERT INTO %s.fixed SELECT number, toString(number) FROM numbers(%d)",
-		cl.Database, fixedRows)); err != nil {
-		t.Fatal(err)
-	}
-	syncReplicas(t, cl, "fixed")
-
 	base := runtime.NumGoroutine()
 	// insert_retries=2: the tables are Replicated, so a resumed insert's repeated blocks are dropped.
-	db, _ := open(t, cl.DSN("connection_open_strategy=round_robin&dial_timeout=2s&read_timeout=3s&insert_retries=2"+
-		"&receive_timeout=3&send_timeout=3&connect_timeout_with_failover_ms=500"), false)
+	db, _ := open(t, faultDSN(cl, "&insert_retries=2"), false)
 	db.SetMaxOpenConns(24)
 	db.SetMaxIdleConns(24)
 
@@ -119,15 +110,7 @@ func TestInsertsExactlyOnceUnderFaults(t *testing.T) {
 	var next atomic.Uint64
 	var wg sync.WaitGroup
 	const readers, inserters = 8, 8
-	for g := range readers {
-		wg.Go(func() {
-			for i := g; ctx.Err() == nil; i++ {
-				qctx, qcancel := context.WithTimeout(ctx, 20*time.Second)
-				readOnce(qctx, db, cl.Database, i, &rs)
-				qcancel()
-			}
-		})
-	}
+	startReaders(ctx, &wg, readers, db, cl.Database, &rs)
 	for range inserters {
 		wg.Go(func() {
 			for ctx.Err() == nil {
@@ -138,24 +121,10 @@ func TestInsertsExactlyOnceUnderFaults(t *testing.T) {
 			}
 		})
 	}
-	phase := func(name string, d time.Duration) {
-		time.Sleep(d)
+	runFaults(t, cl, [2]string{"s1r1", "s2r1"}, "s1r2", func(phase string) {
 		t.Logf("%-16s inserts done %5d, insert errors %3d; reads ok %5d, read errors %3d, wrong %d",
-			name, is.dones.Load(), is.errs.Load(), rs.ok.Load(), rs.errs.Load(), rs.wrong.Load())
-	}
-	phase("healthy", 2*time.Second)
-	cl.Kill(t, "s1r1")
-	phase("s1r1 killed", 3*time.Second)
-	cl.Restart(t, "s1r1")
-	phase("s1r1 restarted", 2*time.Second)
-	cl.Kill(t, "s2r1")
-	phase("s2r1 killed", 3*time.Second)
-	cl.Restart(t, "s2r1")
-	phase("s2r1 restarted", 2*time.Second)
-	cl.Stall(t, "s1r2")
-	phase("s1r2 stalled", 5*time.Second)
-	cl.Resume(t, "s1r2")
-	phase("s1r2 resumed", 3*time.Second)
+			phase, is.dones.Load(), is.errs.Load(), rs.ok.Load(), rs.errs.Load(), rs.wrong.Load())
+	})
 	cancel()
 	wg.Wait()
 	if err := db.Close(); err != nil {

@@ -93,20 +93,9 @@ func readOnce(ctx context.Context, db *sql.DB, db0 string, i int, s *readStats) 
 // died cannot be retried).
 func TestReadsSurviveReplicaFaults(t *testing.T) {
 	cl := testenv.Cluster(t)
-	replicatedTable(t, cl, "fixed", "id UInt64, v String")
-	loader := nodeDB(t, cl, cl.Nodes()[0].Name)
-	lctx := chnative.WithSettings(context.Background(), chnative.Settings{"insert_distributed_sync": "1"})
-	if _, err := loader.ExecContext(lctx, fmt.Sprintf("INSERT INTO %s.fixed SELECT number, toString(number) FROM numbers(%d)",
-		cl.Database, fixedRows)); err != nil {
-		t.Fatal(err)
-	}
-	syncReplicas(t, cl, "fixed")
-
+	loadFixed(t, cl)
 	base := runtime.NumGoroutine()
-	// A stalled replica answers nothing: read_timeout ends the wait of a connection to it, and
-	// the servers' own connections to it (a Distributed read) give up after receive_timeout.
-	db, _ := open(t, cl.DSN("connection_open_strategy=round_robin&dial_timeout=2s&read_timeout=3s"+
-		"&receive_timeout=3&send_timeout=3&connect_timeout_with_failover_ms=500"), false)
+	db, _ := open(t, faultDSN(cl, ""), false)
 	db.SetMaxOpenConns(16)
 	db.SetMaxIdleConns(16)
 
@@ -114,34 +103,13 @@ func TestReadsSurviveReplicaFaults(t *testing.T) {
 	var s readStats
 	var wg sync.WaitGroup
 	const readers = 8
-	for g := range readers {
-		wg.Go(func() {
-			for i := g; ctx.Err() == nil; i++ {
-				qctx, qcancel := context.WithTimeout(ctx, 20*time.Second)
-				readOnce(qctx, db, cl.Database, i, &s)
-				qcancel()
-			}
-		})
-	}
-	phase := func(name string, d time.Duration) {
-		before := s.ok.Load() + s.errs.Load()
-		time.Sleep(d)
-		t.Logf("%-22s reads %5d (ok %d, errors %d, wrong %d in all)", name, s.ok.Load()+s.errs.Load()-before,
-			s.ok.Load(), s.errs.Load(), s.wrong.Load())
-	}
-	phase("healthy", 2*time.Second)
-	cl.Kill(t, "s1r1")
-	phase("s1r1 killed", 3*time.Second)
-	cl.Restart(t, "s1r1")
-	phase("s1r1 restarted", 2*time.Second)
-	cl.Kill(t, "s2r2")
-	phase("s2r2 killed", 3*time.Second)
-	cl.Restart(t, "s2r2")
-	phase("s2r2 restarted", 2*time.Second)
-	cl.Stall(t, "s1r2")
-	phase("s1r2 stalled", 5*time.Second)
-	cl.Resume(t, "s1r2")
-	phase("s1r2 resumed", 3*time.Second)
+	startReaders(ctx, &wg, readers, db, cl.Database, &s)
+	before := int64(0)
+	runFaults(t, cl, [2]string{"s1r1", "s2r2"}, "s1r2", func(phase string) {
+		n := s.ok.Load() + s.errs.Load()
+		t.Logf("%-22s reads %5d (ok %d, errors %d, wrong %d in all)", phase, n-before, s.ok.Load(), s.errs.Load(), s.wrong.Load())
+		before = n
+	})
 	cancel()
 	wg.Wait()
 

@@ -117,6 +117,61 @@ func syncReplicas(t *testing.T, cl *testenv.ClusterEnv, name string) {
 	}
 }
 
+// loadFixed makes the table fixed (ids 0..fixedRows-1 and their text) on every replica, through
+// its Distributed table, and waits until every replica has it.
+func loadFixed(t *testing.T, cl *testenv.ClusterEnv) {
+	t.Helper()
+	replicatedTable(t, cl, "fixed", "id UInt64, v String")
+	ctx := chnative.WithSettings(context.Background(), chnative.Settings{"insert_distributed_sync": "1"})
+	if _, err := nodeDB(t, cl, cl.Nodes()[0].Name).ExecContext(ctx, fmt.Sprintf(
+		"INSERT INTO %s.fixed SELECT number, toString(number) FROM numbers(%d)", cl.Database, fixedRows)); err != nil {
+		t.Fatal(err)
+	}
+	syncReplicas(t, cl, "fixed")
+}
+
+// faultDSN is the DSN of the fault tests, over the four 18.16 replicas, with extra ("&k=v...")
+// appended. A stalled replica answers nothing: read_timeout ends the wait of a connection to it,
+// and the servers' own connections to it (a Distributed query) give up after receive_timeout.
+func faultDSN(cl *testenv.ClusterEnv, extra string) string {
+	return cl.DSN("connection_open_strategy=round_robin&dial_timeout=2s&read_timeout=3s" +
+		"&receive_timeout=3&send_timeout=3&connect_timeout_with_failover_ms=500" + extra)
+}
+
+// startReaders starts n goroutines on wg that run readOnce on db until ctx ends.
+func startReaders(ctx context.Context, wg *sync.WaitGroup, n int, db *sql.DB, database string, s *readStats) {
+	for g := range n {
+		wg.Go(func() {
+			for i := g; ctx.Err() == nil; i++ {
+				qctx, qcancel := context.WithTimeout(ctx, 20*time.Second)
+				readOnce(qctx, db, database, i, s)
+				qcancel()
+			}
+		})
+	}
+}
+
+// runFaults kills and restarts kill[0], then kill[1], then stalls and resumes stall, with
+// pauses between; report is called after each pause with its name.
+func runFaults(t *testing.T, cl *testenv.ClusterEnv, kill [2]string, stall string, report func(phase string)) {
+	t.Helper()
+	pause := func(name string, d time.Duration) {
+		time.Sleep(d)
+		report(name)
+	}
+	pause("healthy", 2*time.Second)
+	for _, n := range kill {
+		cl.Kill(t, n)
+		pause(n+" killed", 3*time.Second)
+		cl.Restart(t, n)
+		pause(n+" restarted", 2*time.Second)
+	}
+	cl.Stall(t, stall)
+	pause(stall+" stalled", 5*time.Second)
+	cl.Resume(t, stall)
+	pause(stall+" resumed", 3*time.Second)
+}
+
 // settleGoroutines waits (bounded) for the goroutines to come back to base.
 func settleGoroutines(t *testing.T, base int) {
 	t.Helper()
