@@ -77,13 +77,14 @@ func (c *conn) readDone() { c.read = readRetry{} }
 // has replaced the broken connection with a new one.
 func (c *conn) retryRead(err error) bool {
 	rr := &c.read
-	// The context first: after it ended, a background drain may be marking the connection bad.
-	if c.ctr == nil || rr.ctx == nil || rr.ctx.Err() != nil || rr.tries >= c.ctr.cfg.ReadRetries ||
-		!c.cc.Bad() || c.cc.InTx() || !sqltext.IsReadOnly(rr.body) {
-		return false
-	}
+	// The context's end first, by the error too: a socket deadline can fire a moment before the
+	// context's own timer, and the failure is then the context's, with the cancel and drain
+	// running in the background (drain.go), which may be marking the connection bad right now:
+	// Bad is read only when no drain can run.
 	var ex *Exception
-	if errors.As(err, &ex) {
+	if c.ctr == nil || rr.ctx == nil || rr.ctx.Err() != nil || errors.Is(err, context.Canceled) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ex) || rr.tries >= c.ctr.cfg.ReadRetries ||
+		c.cc.InTx() || !sqltext.IsReadOnly(rr.body) || !c.cc.Bad() {
 		return false
 	}
 	rr.tries++
