@@ -21,9 +21,13 @@ type conn struct {
 	ahead *aheadBoxing // the read-ahead's boxing state, made once and used by one result at a time
 }
 
-// aheadBoxing returns the connection's read-ahead boxing state. It is called by the read-ahead
-// goroutine of the connection's one open result, while the caller's goroutine does not touch it.
+// aheadBoxing returns the connection's read-ahead boxing state (a new one for rows without a
+// connection, c nil). It is called by the read-ahead goroutine of the connection's one open
+// result, while the caller's goroutine does not touch it.
 func (c *conn) aheadBoxing() *aheadBoxing {
+	if c == nil {
+		return new(aheadBoxing)
+	}
 	if c.ahead == nil {
 		c.ahead = new(aheadBoxing)
 	}

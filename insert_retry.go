@@ -147,19 +147,11 @@ func (c *conn) retryInsert(ctx context.Context, ins *chconn.Insert, err error) e
 		if derr == nil {
 			rerr = ins.Resume(ctx, cc, nil)
 		}
-		if log := c.ctr.logger(); log != nil {
-			attrs := []any{slog.String("addr", old.Addr()), slog.Any("error", err), slog.Int("retry", ins.Tries()),
-				slog.Int("rows_sent", ins.Sent()), slog.Int("kept_bytes", ins.KeptBytes())}
-			switch {
-			case derr != nil:
-				attrs = append(attrs, slog.Any("dial_error", derr))
-			case rerr != nil:
-				attrs = append(attrs, slog.String("new_addr", cc.Addr()), slog.Any("resume_error", rerr))
-			default:
-				attrs = append(attrs, slog.String("new_addr", cc.Addr()))
-			}
-			log.Debug("chnative: insert retried on a new connection", attrs...)
+		attrs := []any{slog.Int("rows_sent", ins.Sent()), slog.Int("kept_bytes", ins.KeptBytes())}
+		if rerr != nil {
+			attrs = append(attrs, slog.Any("resume_error", rerr))
 		}
+		c.logRedial("chnative: insert retried on a new connection", old.Addr(), err, ins.Tries(), cc, derr, attrs...)
 		if derr != nil {
 			ins.Forget()
 			return ins.UnconfirmedError(err, "no new connection: "+derr.Error())
@@ -179,9 +171,7 @@ func (c *conn) retryInsert(ctx context.Context, ins *chconn.Insert, err error) e
 			}
 			continue // another host, while retries remain
 		}
-		cc.SetInTx(old.InTx())
-		_ = old.Close()
-		c.cc = cc
+		c.replaceConn(cc)
 		return nil
 	}
 }
@@ -199,23 +189,13 @@ func (c *conn) reopenInsert(ctx context.Context, err error, try int) bool {
 	if errors.As(err, &ex) && !chconn.RetryableInsertCode(ex.Code) || !errors.As(err, &ex) && !c.cc.Bad() {
 		return false
 	}
-	old := c.cc
-	cc, derr := c.ctr.redialAfter(ctx, old.Addr())
-	if log := c.ctr.logger(); log != nil {
-		attrs := []any{slog.String("addr", old.Addr()), slog.Any("error", err), slog.Int("retry", try)}
-		if derr != nil {
-			attrs = append(attrs, slog.Any("dial_error", derr))
-		} else {
-			attrs = append(attrs, slog.String("new_addr", cc.Addr()))
-		}
-		log.Debug("chnative: insert opened again on a new connection (no data was sent)", attrs...)
-	}
+	old := c.cc.Addr()
+	cc, derr := c.ctr.redialAfter(ctx, old)
+	c.logRedial("chnative: insert opened again on a new connection (no data was sent)", old, err, try, cc, derr)
 	if derr != nil {
 		return false
 	}
-	cc.SetInTx(old.InTx())
-	_ = old.Close()
-	c.cc = cc
+	c.replaceConn(cc)
 	return true
 }
 

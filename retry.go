@@ -90,19 +90,34 @@ func (c *conn) retryRead(err error) bool {
 	rr.tries++
 	old := c.cc.Addr()
 	cc, derr := c.ctr.redialAfter(rr.ctx, old)
-	if log := c.ctr.logger(); log != nil {
-		attrs := []any{slog.String("addr", old), slog.Any("error", err), slog.Int("retry", rr.tries)}
-		if derr != nil {
-			attrs = append(attrs, slog.Any("dial_error", derr))
-		} else {
-			attrs = append(attrs, slog.String("new_addr", cc.Addr()))
-		}
-		log.Debug("chnative: read retried on a new connection", attrs...)
-	}
+	c.logRedial("chnative: read retried on a new connection", old, err, rr.tries, cc, derr)
 	if derr != nil {
 		return false
 	}
+	c.replaceConn(cc)
+	return true
+}
+
+// logRedial writes the debug line of a retry that dialed cc (or failed to: derr) after err
+// broke the statement on old, its try-th; attrs are the retry's own.
+func (c *conn) logRedial(msg, old string, err error, try int, cc *chconn.Conn, derr error, attrs ...any) {
+	log := c.ctr.logger()
+	if log == nil {
+		return
+	}
+	attrs = append([]any{slog.String("addr", old), slog.Any("error", err), slog.Int("retry", try)}, attrs...)
+	if derr != nil {
+		attrs = append(attrs, slog.Any("dial_error", derr))
+	} else {
+		attrs = append(attrs, slog.String("new_addr", cc.Addr()))
+	}
+	log.Debug(msg, attrs...)
+}
+
+// replaceConn makes cc the connection's native connection in place of the broken one, which it
+// closes; an open transaction carries over.
+func (c *conn) replaceConn(cc *chconn.Conn) {
+	cc.SetInTx(c.cc.InTx())
 	_ = c.cc.Close()
 	c.cc = cc
-	return true
 }

@@ -65,11 +65,7 @@ func (r *rows) setBlock(b *nativeproto.Block) {
 // the next block's first windows on the read-ahead's goroutine.
 func (r *rows) WorkAhead(b *nativeproto.Block, stop *atomic.Bool) {
 	if r.ahead == nil {
-		if r.c != nil {
-			r.ahead = r.c.aheadBoxing()
-		} else {
-			r.ahead = new(aheadBoxing)
-		}
+		r.ahead = r.c.aheadBoxing()
 	}
 	r.ahead.box.BoxAhead(b, stop, &r.ahead.pre)
 }
