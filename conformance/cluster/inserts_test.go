@@ -89,15 +89,22 @@ func insertBatch(ctx context.Context, db *sql.DB, table string, batch uint64) er
 // TestInsertsExactlyOnceUnderFaults runs 16 goroutines through one *sql.DB over the four 18.16
 // replicas: 8 read (as TestReadsSurviveReplicaFaults) and 8 insert batches of 500 rows through a
 // Distributed table (insert_distributed_sync=1, sharded by intHash64(id)) over ReplicatedMergeTree
-// tables, while a replica is killed and restarted, another killed and restarted, and a third
-// stalled and resumed. Then, after replication settles: every batch whose insert was reported
-// done is in the table exactly once (rows, sum and distinct ids per batch, on every replica of
-// each shard), no batch is there twice, no goroutine or connection is left, and the calls that
-// returned an error are counted and bounded.
+// tables, under each of plans' fault plans: "kill" (a replica killed and restarted, another
+// killed and restarted, a third stalled and resumed) and "stall" (three replicas stalled and
+// resumed in turn). Then, after replication settles: every batch whose insert was reported done
+// is in the table exactly once (rows, sum and distinct ids per batch, on every replica of each
+// shard), no batch is there twice, no goroutine is left and every socket the driver dialed is
+// closed, and the calls that returned an error are counted and bounded.
 func TestInsertsExactlyOnceUnderFaults(t *testing.T) {
 	cl := testenv.Cluster(t)
 	loadFixed(t, cl)
-	replicatedTable(t, cl, "ins", "id UInt64, batch UInt64, v String")
+	for _, plan := range plans("s1r1", "s2r1", "s1r2") {
+		t.Run(plan.name, func(t *testing.T) { insertsUnderFaults(t, cl, plan, "ins_"+plan.name) })
+	}
+}
+
+func insertsUnderFaults(t *testing.T, cl *testenv.ClusterEnv, plan faultPlan, table string) {
+	replicatedTable(t, cl, table, "id UInt64, batch UInt64, v String")
 	base := runtime.NumGoroutine()
 	// insert_retries=2: the tables are Replicated, so a resumed insert's repeated blocks are dropped.
 	db, _ := open(t, faultDSN(cl, "&insert_retries=2"), false)
@@ -116,30 +123,27 @@ func TestInsertsExactlyOnceUnderFaults(t *testing.T) {
 			for ctx.Err() == nil {
 				batch := next.Add(1)
 				ictx, icancel := context.WithTimeout(ctx, 30*time.Second)
-				is.record(batch, insertBatch(ictx, db, cl.Database+".ins", batch), ictx)
+				is.record(batch, insertBatch(ictx, db, cl.Database+"."+table, batch), ictx)
 				icancel()
 			}
 		})
 	}
-	runFaults(t, cl, [2]string{"s1r1", "s2r1"}, "s1r2", func(phase string) {
+	plan.run(t, cl, func(phase string) {
 		t.Logf("%-16s inserts done %5d, insert errors %3d; reads ok %5d, read errors %3d, wrong %d",
 			phase, is.dones.Load(), is.errs.Load(), rs.ok.Load(), rs.errs.Load(), rs.wrong.Load())
 	})
 	cancel()
 	wg.Wait()
-	if err := db.Close(); err != nil {
-		t.Error(err)
-	}
-	settleGoroutines(t, base)
+	closeAndSettle(t, db, base)
 
 	// Replication settles; then every replica of each shard holds the same batches.
-	syncReplicas(t, cl, "ins")
+	syncReplicas(t, cl, table)
 	type agg struct{ rows, sum, ids uint64 }
 	var perShard [2]map[uint64]agg
 	for i, n := range cl.Nodes() {
 		got := map[uint64]agg{}
 		rows, err := nodeDB(t, cl, n.Name).Query(fmt.Sprintf(
-			"SELECT batch, count(), sum(id), uniqExact(id) FROM %s.ins_local GROUP BY batch", cl.Database))
+			"SELECT batch, count(), sum(id), uniqExact(id) FROM %s.%s_local GROUP BY batch", cl.Database, table))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,8 +193,8 @@ func TestInsertsExactlyOnceUnderFaults(t *testing.T) {
 	if w := rs.wrong.Load(); w != 0 {
 		t.Errorf("%d reads returned wrong or repeated rows; first: %v", w, rs.firstWrong.Load())
 	}
-	if e := is.errs.Load() + rs.errs.Load(); e > (readers+inserters)*3 {
-		t.Errorf("%d calls returned an error, want at most %d (16 goroutines x 3 faults)", e, (readers+inserters)*3)
+	if e, most := is.errs.Load()+rs.errs.Load(), int64((readers+inserters)*len(plan.steps)); e > most {
+		t.Errorf("%d calls returned an error, want at most %d (%d goroutines x %d faults)", e, most, readers+inserters, len(plan.steps))
 	}
 	t.Logf("rows lost %d, batches doubled %d", lost, doubled)
 }

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime"
+	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,12 +33,75 @@ func open(t *testing.T, dsnStr string, logged bool) (*sql.DB, *logBuffer) {
 		lb = new(logBuffer)
 		cfg.Logger = slog.New(slog.NewTextHandler(lb, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	db, err := chnative.OpenDB(cfg)
+	c, err := chnative.NewConnector(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	live := new(atomic.Int64)
+	c.(*chnative.Connector).Dialer = countingDialer(live)
+	db := sql.OpenDB(c)
+	liveSockets.Store(db, live)
 	t.Cleanup(func() { db.Close() })
 	return db, lb
+}
+
+// liveSockets maps each *sql.DB open returned to the number of its sockets not yet closed.
+var liveSockets sync.Map
+
+// countingDialer dials TCP and counts in live the sockets dialed and not yet closed: every
+// socket the driver opens, retries' and failovers' included, whether or not its handshake
+// succeeded.
+func countingDialer(live *atomic.Int64) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		var d net.Dialer
+		nc, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		live.Add(1)
+		// Embedding *net.TCPConn keeps SyscallConn (the idle-socket probe) and writev.
+		return &countedConn{TCPConn: nc.(*net.TCPConn), live: live}, nil
+	}
+}
+
+// countedConn is a socket whose first Close is counted.
+type countedConn struct {
+	*net.TCPConn
+	live *atomic.Int64
+	once sync.Once
+}
+
+func (c *countedConn) Close() error {
+	c.once.Do(func() { c.live.Add(-1) })
+	return c.TCPConn.Close()
+}
+
+// closeAndSettle closes db and then waits (bounded) until the driver's goroutines are gone
+// (back to base) and every socket db dialed is closed: a connection the driver lost track of
+// (a replaced connection left open, a drain never finished) fails the test.
+func closeAndSettle(t *testing.T, db *sql.DB, base int) {
+	t.Helper()
+	// database/sql closes a canceled query's Rows from a goroutine of its own: a connection is
+	// back in the pool a moment after the caller's goroutine returned.
+	for deadline := time.Now().Add(10 * time.Second); db.Stats().InUse != 0 && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := db.Stats().InUse; n != 0 {
+		t.Errorf("%d connections still in use 10 s after every goroutine returned", n)
+	}
+	if err := db.Close(); err != nil {
+		t.Error(err)
+	}
+	settleGoroutines(t, base)
+	v, _ := liveSockets.Load(db)
+	live := v.(*atomic.Int64)
+	deadline := time.Now().Add(10 * time.Second)
+	for live.Load() != 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := live.Load(); n != 0 {
+		t.Errorf("%d sockets still open after db.Close", n)
+	}
 }
 
 // logBuffer is a debug log's destination, safe for concurrent writes.
@@ -110,10 +176,27 @@ func replicatedTable(t *testing.T, cl *testenv.ClusterEnv, name, cols string) {
 }
 
 // syncReplicas waits until every replica of name_local has fetched what its shard has.
+//
+// A replica stalled for longer than its ZooKeeper session (6 s) finds the session expired when
+// it next talks to ZooKeeper: its first statement gets a Coordination::Exception (code 999)
+// while it opens a new one, and is repeated, for up to 30 s.
 func syncReplicas(t *testing.T, cl *testenv.ClusterEnv, name string) {
 	t.Helper()
 	for _, n := range cl.Nodes() {
-		exec(t, nodeDB(t, cl, n.Name), fmt.Sprintf("SYSTEM SYNC REPLICA %s.%s_local", cl.Database, name))
+		db := nodeDB(t, cl, n.Name)
+		q := fmt.Sprintf("SYSTEM SYNC REPLICA %s.%s_local", cl.Database, name)
+		for deadline := time.Now().Add(30 * time.Second); ; {
+			_, err := db.Exec(q)
+			var se *chnative.Exception
+			if err == nil {
+				break
+			}
+			if !errors.As(err, &se) || se.Code != 999 || time.Now().After(deadline) {
+				t.Fatalf("%s on %s: %v", q, n.Name, err)
+			}
+			t.Logf("%s on %s: %v (repeated)", q, n.Name, err)
+			time.Sleep(500 * time.Millisecond)
+		}
 	}
 }
 
@@ -151,25 +234,53 @@ func startReaders(ctx context.Context, wg *sync.WaitGroup, n int, db *sql.DB, da
 	}
 }
 
-// runFaults kills and restarts kill[0], then kill[1], then stalls and resumes stall, with
-// pauses between; report is called after each pause with its name.
-func runFaults(t *testing.T, cl *testenv.ClusterEnv, kill [2]string, stall string, report func(phase string)) {
+// faultPlan is a sequence of faults on the cluster's replicas, one after another, each undone
+// before the next: a kill (SIGKILL) is followed by a restart, a stall (SIGSTOP, longer than the
+// DSN's read_timeout, receive_timeout and dial_timeout) by a resume.
+type faultPlan struct {
+	name  string
+	steps []faultStep
+}
+
+type faultStep struct {
+	stall bool   // SIGSTOP and SIGCONT instead of SIGKILL and a restart
+	node  string // the replica
+	hold  time.Duration
+}
+
+// plans returns the two plans of the fault tests over replicas a, b (different shards) and c:
+// "kill" kills and restarts a, then b, then stalls c for 5 s; "stall" stalls a, then b, then c,
+// for 8 s each.
+func plans(a, b, c string) []faultPlan {
+	return []faultPlan{
+		{"kill", []faultStep{{node: a, hold: 3 * time.Second}, {node: b, hold: 3 * time.Second},
+			{stall: true, node: c, hold: 5 * time.Second}}},
+		{"stall", []faultStep{{stall: true, node: a, hold: 8 * time.Second},
+			{stall: true, node: b, hold: 8 * time.Second}, {stall: true, node: c, hold: 8 * time.Second}}},
+	}
+}
+
+// run carries out p on cl, with pauses between; report is called after each pause with its name.
+func (p faultPlan) run(t *testing.T, cl *testenv.ClusterEnv, report func(phase string)) {
 	t.Helper()
 	pause := func(name string, d time.Duration) {
 		time.Sleep(d)
 		report(name)
 	}
 	pause("healthy", 2*time.Second)
-	for _, n := range kill {
-		cl.Kill(t, n)
-		pause(n+" killed", 3*time.Second)
-		cl.Restart(t, n)
-		pause(n+" restarted", 2*time.Second)
+	for _, s := range p.steps {
+		if s.stall {
+			cl.Stall(t, s.node)
+			pause(s.node+" stalled", s.hold)
+			cl.Resume(t, s.node)
+			pause(s.node+" resumed", 3*time.Second)
+			continue
+		}
+		cl.Kill(t, s.node)
+		pause(s.node+" killed", s.hold)
+		cl.Restart(t, s.node)
+		pause(s.node+" restarted", 2*time.Second)
 	}
-	cl.Stall(t, stall)
-	pause(stall+" stalled", 5*time.Second)
-	cl.Resume(t, stall)
-	pause(stall+" resumed", 3*time.Second)
 }
 
 // settleGoroutines waits (bounded) for the goroutines to come back to base.
