@@ -2,6 +2,7 @@ package nativeproto
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -199,4 +200,49 @@ func lz4RefDecode(src, dst []byte) (int, error) {
 		}
 	}
 	return di, bad
+}
+
+// numbersBenchData is a block body of system.numbers_mt's shape: 65 536 consecutive UInt64.
+func numbersBenchData() []byte {
+	out := make([]byte, 0, 65536*8)
+	for i := range uint64(65536) {
+		out = binary.LittleEndian.AppendUint64(out, 40_000_000+i)
+	}
+	return out
+}
+
+// BenchmarkLZ4Decode compares the LZ4 block decoders on the two shapes of the suite: consecutive
+// UInt64 (system.numbers_mt, many short sequences) and (UInt64, String, Float64).
+func BenchmarkLZ4Decode(b *testing.B) {
+	for _, in := range []struct {
+		name string
+		data []byte
+	}{{"numbers", numbersBenchData()}, {"usf", lz4BenchData()}} {
+		comp := make([]byte, lz4.CompressBlockBound(len(in.data)))
+		var c lz4.Compressor
+		n, err := c.CompressBlock(in.data, comp)
+		if err != nil || n == 0 {
+			b.Fatal(n, err)
+		}
+		comp = comp[:n]
+		out := make([]byte, len(in.data))
+		for _, d := range []struct {
+			name string
+			fn   func(src, dst []byte) (int, error)
+		}{{"pierrec", lz4.UncompressBlock}, {"chnative", lz4Decode}} {
+			b.Run(in.name+"/"+d.name, func(b *testing.B) {
+				b.SetBytes(int64(len(in.data)))
+				for b.Loop() {
+					n, err := d.fn(comp, out)
+					if err != nil || n != len(out) {
+						b.Fatal(n, err)
+					}
+				}
+				if !bytes.Equal(out, in.data) {
+					b.Fatal("decoded bytes differ from the input")
+				}
+				b.ReportMetric(float64(len(comp))/float64(len(in.data)), "ratio")
+			})
+		}
+	}
 }

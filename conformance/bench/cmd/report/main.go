@@ -191,7 +191,8 @@ const method = `## Method
   alone. On the real server the raw reader (pre-encoded query, response walked but not decoded)
   is the wire's limit; on the fake server ch-go is the baseline.
 * Two real servers: ClickHouse 18.16 (` + "`real`" + `, every real-server workload) and ClickHouse 26.7
-  (` + "`modern`" + `, section ClickHouse 26.7): the 10M UInt64 read, uncompressed and LZ4, the (UInt64,
+  (` + "`modern`" + `, section ClickHouse 26.7): the 10M UInt64 read, uncompressed and LZ4, ch-bench's
+  workload (ReadNumbers: 100M rows of system.numbers_mt, uncompressed, LZ4 and ZSTD), the (UInt64,
   String, Float64) read and the 1M-row insert, where ch-go runs on a real server too (it cannot
   query 18.16). Arms that cannot run against a server are left out: the noop arms on real
   servers, ch-go on 18.16, the raw reader on compressed reads. Each client negotiates its own

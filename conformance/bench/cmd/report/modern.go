@@ -7,7 +7,8 @@ import (
 )
 
 // The 26.7 server's groups are named <Workload>/modern[/<codec>] (BenchmarkReadU64/modern/ch-go,
-// BenchmarkReadU64/modern/lz4/ch-go, BenchmarkReadUSF/modern/..., BenchmarkInsert/modern/...).
+// BenchmarkReadU64/modern/lz4/ch-go, BenchmarkReadNumbers/modern/zstd/..., BenchmarkReadUSF/modern/...,
+// BenchmarkInsert/modern/...).
 // They are the only real-server groups where ch-go runs (it cannot query 18.16), so they get their
 // own section instead of Results' tables: every arm's median ns/row against ch-go's median, and
 // each chnative arm's against its clickhouse-go counterpart's (same tier). Medians, not the
@@ -64,7 +65,7 @@ func modernSection(groups map[string]*group, order []string, src modernSource, s
 	var b strings.Builder
 	fmt.Fprintf(&b, "## ClickHouse 26.7\n\n")
 	fmt.Fprintf(&b, "The real-server workloads where ch-go can run too, on ClickHouse %s (CHNATIVE_MODERN_DSN; scripts/modern.sh starts it: chDB's engine as a TCP server on loopback): "+
-		"10M UInt64 (uncompressed and LZ4), 1M (UInt64, String, Float64), and the 1M-row insert into a Null table. "+
+		"10M UInt64 (uncompressed and LZ4), ch-bench's 100M-row system.numbers_mt read (ReadNumbers: uncompressed, LZ4 and ZSTD), 1M (UInt64, String, Float64), and the 1M-row insert into a Null table. "+
 		"Every ratio here divides **medians** of ns/row: ÷ ch-go by ch-go's median, ÷ clickhouse-go by the median of the clickhouse-go arm of the same tier (named). "+
 		"Below 1 is faster. The server runs on the same two cores as the client, so these times include the server's work.\n\n", orDash(server))
 	if src.file == "" {
