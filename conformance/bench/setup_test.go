@@ -123,8 +123,12 @@ func chgoCompression(codec string) ch.Compression {
 }
 
 func openChgo(tb testing.TB, addr, user, password, codec string) *ch.Client {
-	c, err := ch.Dial(context.Background(), ch.Options{Address: addr, User: user, Password: password,
-		Compression: chgoCompression(codec), ReadTimeout: time.Minute})
+	opts := ch.Options{Address: addr, User: user, Password: password,
+		Compression: chgoCompression(codec), ReadTimeout: time.Minute}
+	if m := serverCompressionMethod(codec); m != "" {
+		opts.Settings = []ch.Setting{{Key: "network_compression_method", Value: m, Important: true}}
+	}
+	c, err := ch.Dial(context.Background(), opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -147,7 +151,23 @@ func chgoOptions(addr, user, password, codec string, width int) *clickhouse.Opti
 	case "zstd":
 		o.Compression = &clickhouse.Compression{Method: clickhouse.CompressionZSTD}
 	}
+	if m := serverCompressionMethod(codec); m != "" {
+		o.Settings = clickhouse.Settings{"network_compression_method": m}
+	}
 	return o
+}
+
+// serverCompressionMethod is the network_compression_method setting that makes a real server
+// compress its results with codec. chnative sends it with compress=; ch-go and clickhouse-go's
+// native protocol compress their own blocks with the codec asked for but do not send it, so a
+// server answers them in its default, LZ4, whatever they asked: without it their ZSTD arms
+// read LZ4 frames.
+func serverCompressionMethod(codec string) string {
+	switch codec {
+	case "lz4", "zstd":
+		return codec
+	}
+	return ""
 }
 
 func openClickhouseGo(tb testing.TB, addr, user, password, codec string, width int) clickhouse.Conn {
