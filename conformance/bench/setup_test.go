@@ -151,9 +151,6 @@ func chgoOptions(addr, user, password, codec string, width int) *clickhouse.Opti
 	case "zstd":
 		o.Compression = &clickhouse.Compression{Method: clickhouse.CompressionZSTD}
 	}
-	if m := serverCompressionMethod(codec); m != "" {
-		o.Settings = clickhouse.Settings{"network_compression_method": m}
-	}
 	return o
 }
 
@@ -161,7 +158,8 @@ func chgoOptions(addr, user, password, codec string, width int) *clickhouse.Opti
 // compress its results with codec. chnative sends it with compress=; ch-go and clickhouse-go's
 // native protocol compress their own blocks with the codec asked for but do not send it, so a
 // server answers them in its default, LZ4, whatever they asked: without it their ZSTD arms
-// read LZ4 frames.
+// read LZ4 frames. ch-go gets it; clickhouse-go (v2.51) refuses a string value in its
+// Settings ("unsupported data type"), so its ZSTD arms on real servers still read LZ4.
 func serverCompressionMethod(codec string) string {
 	switch codec {
 	case "lz4", "zstd":
