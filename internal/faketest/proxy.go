@@ -60,6 +60,9 @@ type pair struct {
 	mu             sync.Mutex
 	client, server net.Conn
 	closed         bool
+	// cut is set before a cut's last bytes are written: from then on neither direction
+	// forwards anything, so an answer to those bytes cannot slip through before the close.
+	cut atomic.Bool
 }
 
 func (p *pair) close() {
@@ -135,7 +138,8 @@ func (p *Proxy) SetMode(m Mode) { p.mode.Store(int32(m)) }
 
 // CutAfter arms a one-shot cut: after n more bytes have been forwarded in direction d (over
 // all connections), the connection carrying them is closed on both sides; the first n bytes are
-// delivered. n = 0 cuts at the next byte.
+// delivered, and nothing in the other direction after them (an answer to them is never
+// forwarded). n = 0 cuts at the next byte.
 func (p *Proxy) CutAfter(d Direction, n int64) { p.budget[d].Store(n) }
 
 // Stall stops (true) or resumes (false) forwarding in both directions; connections stay open.
@@ -307,6 +311,11 @@ func (p *Proxy) pump(pr *pair, d Direction, src, dst net.Conn) {
 					cut = true
 					break
 				}
+			}
+			if cut {
+				pr.cut.Store(true)
+			} else if pr.cut.Load() {
+				return
 			}
 			if len(chunk) > 0 {
 				if _, werr := dst.Write(chunk); werr != nil {
