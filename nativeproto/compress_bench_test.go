@@ -81,7 +81,7 @@ func lz4BenchData() []byte {
 }
 
 // BenchmarkLZ4Block measures the pieces of reading one LZ4 frame: the block decoder (pierrec/lz4
-// against a plain Go decoder, lz4RefDecode), the CityHash128 checksum over the compressed frame,
+// against a plain Go decoder, lz4RefDecode, and the word-copying candidate lz4Decode), the CityHash128 checksum over the compressed frame,
 // and a copy of the decompressed bytes (what an intermediate buffer costs). SetBytes is the
 // decompressed size throughout, so MB/s compare directly.
 func BenchmarkLZ4Block(b *testing.B) {
@@ -114,6 +114,16 @@ func BenchmarkLZ4Block(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
 			n, err := lz4RefDecode(comp, out)
+			if err != nil {
+				b.Fatal(err)
+			}
+			check(b, n)
+		}
+	})
+	b.Run("chnative", func(b *testing.B) { // lz4_candidate_test.go
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			n, err := lz4Decode(comp, out)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -209,40 +219,4 @@ func numbersBenchData() []byte {
 		out = binary.LittleEndian.AppendUint64(out, 40_000_000+i)
 	}
 	return out
-}
-
-// BenchmarkLZ4Decode compares the LZ4 block decoders on the two shapes of the suite: consecutive
-// UInt64 (system.numbers_mt, many short sequences) and (UInt64, String, Float64).
-func BenchmarkLZ4Decode(b *testing.B) {
-	for _, in := range []struct {
-		name string
-		data []byte
-	}{{"numbers", numbersBenchData()}, {"usf", lz4BenchData()}} {
-		comp := make([]byte, lz4.CompressBlockBound(len(in.data)))
-		var c lz4.Compressor
-		n, err := c.CompressBlock(in.data, comp)
-		if err != nil || n == 0 {
-			b.Fatal(n, err)
-		}
-		comp = comp[:n]
-		out := make([]byte, len(in.data))
-		for _, d := range []struct {
-			name string
-			fn   func(src, dst []byte) (int, error)
-		}{{"pierrec", lz4.UncompressBlock}, {"chnative", lz4Decode}} {
-			b.Run(in.name+"/"+d.name, func(b *testing.B) {
-				b.SetBytes(int64(len(in.data)))
-				for b.Loop() {
-					n, err := d.fn(comp, out)
-					if err != nil || n != len(out) {
-						b.Fatal(n, err)
-					}
-				}
-				if !bytes.Equal(out, in.data) {
-					b.Fatal("decoded bytes differ from the input")
-				}
-				b.ReportMetric(float64(len(comp))/float64(len(in.data)), "ratio")
-			})
-		}
-	}
 }

@@ -13,7 +13,7 @@ import (
 //
 // It is a candidate, measured against pierrec/lz4 (which the FrameReader uses) and kept in the
 // tests so that the measurement stays in the suite (BenchmarkLZ4Frames on ClickHouse 26.7's own
-// frames, BenchmarkLZ4Decode): ClickHouse's frames of integer columns compress to many short
+// frames, and BenchmarkLZ4Block's chnative arm): ClickHouse's frames of integer columns compress to many short
 // sequences, and this decoder copies short literals and matches in fixed 8-byte words while it
 // is at least 32 bytes from either end. On this machine it is slower than pierrec's assembly:
 // about 0.94x its speed on system.numbers_mt frames and 0.6x on (UInt64, String, Float64)

@@ -27,8 +27,7 @@ func lz4Seeds(t testing.TB) [][]byte {
 			t.Fatal(err)
 		}
 		if n == 0 { // incompressible: one literal run
-			comp = append([]byte{0xf0}, lz4LiteralLen(len(in)-15)...)
-			comp = append(comp, in...)
+			comp = lz4LiteralRun(in)
 			n = len(comp)
 		}
 		out = append(out, comp[:n])
@@ -36,12 +35,17 @@ func lz4Seeds(t testing.TB) [][]byte {
 	return out
 }
 
-func lz4LiteralLen(n int) []byte {
-	var b []byte
+// lz4LiteralRun is the LZ4 block holding in as one literal run.
+func lz4LiteralRun(in []byte) []byte {
+	if len(in) < 15 {
+		return append([]byte{byte(len(in) << 4)}, in...)
+	}
+	b := []byte{0xf0}
+	n := len(in) - 15
 	for ; n >= 255; n -= 255 {
 		b = append(b, 255)
 	}
-	return append(b, byte(n))
+	return append(append(b, byte(n)), in...)
 }
 
 // TestLZ4Decode: every seed decodes to what pierrec/lz4 decodes it to, and a cut or a too-short

@@ -76,6 +76,13 @@ func (c *countedConn) Close() error {
 	return c.TCPConn.Close()
 }
 
+// waitUntil polls done every 50 ms until it is true or d has passed.
+func waitUntil(d time.Duration, done func() bool) {
+	for deadline := time.Now().Add(d); !done() && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // closeAndSettle closes db and then waits (bounded) until the driver's goroutines are gone
 // (back to base) and every socket db dialed is closed: a connection the driver lost track of
 // (a replaced connection left open, a drain never finished) fails the test.
@@ -83,9 +90,7 @@ func closeAndSettle(t *testing.T, db *sql.DB, base int) {
 	t.Helper()
 	// database/sql closes a canceled query's Rows from a goroutine of its own: a connection is
 	// back in the pool a moment after the caller's goroutine returned.
-	for deadline := time.Now().Add(10 * time.Second); db.Stats().InUse != 0 && time.Now().Before(deadline); {
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitUntil(10*time.Second, func() bool { return db.Stats().InUse == 0 })
 	if n := db.Stats().InUse; n != 0 {
 		t.Errorf("%d connections still in use 10 s after every goroutine returned", n)
 	}
@@ -95,10 +100,7 @@ func closeAndSettle(t *testing.T, db *sql.DB, base int) {
 	settleGoroutines(t, base)
 	v, _ := liveSockets.Load(db)
 	live := v.(*atomic.Int64)
-	deadline := time.Now().Add(10 * time.Second)
-	for live.Load() != 0 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitUntil(10*time.Second, func() bool { return live.Load() == 0 })
 	if n := live.Load(); n != 0 {
 		t.Errorf("%d sockets still open after db.Close", n)
 	}
