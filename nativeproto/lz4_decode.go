@@ -1,26 +1,52 @@
 package nativeproto
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 )
 
 // lz4Decode decodes one LZ4 block (the raw block format, no frame) from src into dst, which
-// must be exactly the declared uncompressed size: it returns an error unless src decodes to
-// exactly len(dst) bytes. It writes only inside dst and reads only inside src; on an error,
-// dst holds an unspecified prefix of the output.
+// must be exactly the declared uncompressed size: it returns an error wrapping errLZ4Corrupt
+// unless src decodes to exactly len(dst) bytes. It writes only inside dst and reads only inside
+// src; on an error, dst holds an unspecified prefix of the output. The FrameReader decodes
+// every LZ4 frame with it.
 //
-// It is a candidate, measured against pierrec/lz4 (which the FrameReader uses) and kept in the
-// tests so that the measurement stays in the suite (BenchmarkLZ4Frames on ClickHouse 26.7's own
-// frames, and BenchmarkLZ4Block's chnative arm): ClickHouse's frames of integer columns compress to many short
-// sequences, and this decoder copies short literals and matches in fixed 8-byte words while it
-// is at least 32 bytes from either end. On this machine it is slower than pierrec's assembly:
-// about 0.94x its speed on system.numbers_mt frames and 0.6x on (UInt64, String, Float64)
-// frames, so pierrec stays.
+// # Why not pierrec/lz4's assembly
+//
+// ClickHouse compresses an integer column whose neighbouring values differ only in their low
+// bytes (counters, ids, timestamps: the seed workload's system.numbers_mt) into one short
+// sequence per value: a literal of one byte and a 7-byte match at offset 8. A decoder that
+// copies the match through memory reads, 8 bytes back, what the previous sequence has just
+// stored, in pieces written by two different stores: the processor cannot forward them and
+// stalls on every sequence, and the chain of sequences runs at the stall's latency. pierrec's
+// assembly does this: about 7 ns a value on this machine (BenchmarkLZ4Frames/numbers, 1.1 GB/s).
+//
+// lz4Decode keeps the last 8 bytes of output in a register (w) for as long as the matches are at
+// offset 8: a match at offset 8 is those 8 bytes repeated, stored without reading dst back, and
+// the new last 8 bytes are w rotated, so the chain is a few register operations a sequence.
+// Other sequences are copied in 8- and 16-byte words while the block is at least 32 bytes from
+// either end (lz4Fast, in lz4_fast_unsafe.go with a bounds-checked twin in lz4_fast_purego.go),
+// and byte-exactly near the ends (here).
+//
+// Measured on this machine (medians of 5, `go test -run '^$' -bench 'BenchmarkLZ4(Frames|Block)'
+// -count 5 ./nativeproto`, then again with -tags purego), in MB/s of output:
+//
+//	                                  pierrec   lz4Decode   lz4Decode, purego
+//	26.7 numbers frames                1100      2460 (2.2x)    1700 (1.5x)
+//	26.7 (UInt64, String, Float64)     1710      2590 (1.5x)    2030 (1.2x)
+//	BenchmarkLZ4Block data             1840      3120 (1.7x)    2170 (1.2x)
+//
+// Both decoders stay in those benchmarks.
 func lz4Decode(src, dst []byte) (int, error) {
-	si, di := 0, 0
+	var st lz4State
 	for {
+		// Sequences of the common shapes, while far enough from both ends (lz4Fast);
+		// then the sequence it declined, or the end of the block, here.
+		if err := lz4Fast(src, dst, &st); err != nil {
+			return st.di, err
+		}
+		st.wok = false
+		si, di := st.si, st.di
 		if si >= len(src) {
 			// A block ending on a match (the format wants a last literal run; pierrec/lz4
 			// accepts its absence, and so does this) is whole if it filled dst.
@@ -32,41 +58,6 @@ func lz4Decode(src, dst []byte) (int, error) {
 		tok := src[si]
 		si++
 		lit := int(tok >> 4)
-
-		// Fast path: a literal run under 15 bytes and a match under 19, with room for the
-		// word-sized over-copies on both sides.
-		if lit < 15 && tok&15 != 15 && si+32 <= len(src) && di+32 <= len(dst) {
-			// One bounds check each for the windows; the constant offsets in them need none.
-			s := (*[32]byte)(src[si:])
-			d := (*[16]byte)(dst[di:])
-			// Literals: 16 bytes copied, lit (< 15) kept.
-			binary.LittleEndian.PutUint64(d[0:8], binary.LittleEndian.Uint64(s[0:8]))
-			binary.LittleEndian.PutUint64(d[8:16], binary.LittleEndian.Uint64(s[8:16]))
-			off := int(s[lit&15]) | int(s[lit&15+1])<<8
-			di += lit
-			si += lit + 2
-			ml := int(tok&15) + 4 // 4..18
-			if off == 0 || off > di {
-				return di, lz4BadOffset(off, di, si-2)
-			}
-			if off >= 8 && di+24 <= len(dst) {
-				// Each word is read after the words before it were written: with off >= 8
-				// no word reads a byte this copy has yet to write.
-				mw := (*[24]byte)(dst[di-off:])
-				d := (*[24]byte)(dst[di:])
-				binary.LittleEndian.PutUint64(d[0:8], binary.LittleEndian.Uint64(mw[0:8]))
-				binary.LittleEndian.PutUint64(d[8:16], binary.LittleEndian.Uint64(mw[8:16]))
-				binary.LittleEndian.PutUint64(d[16:24], binary.LittleEndian.Uint64(mw[16:24]))
-				di += ml
-				continue
-			}
-			if ml > len(dst)-di {
-				return di, lz4Corrupt(fmt.Sprintf("a match of %d bytes runs past the output's %d", ml, len(dst)), si)
-			}
-			di = lz4CopyMatch(dst, di, off, ml)
-			continue
-		}
-
 		if lit == 15 {
 			n, next, err := lz4Length(src, si)
 			if err != nil {
@@ -109,8 +100,16 @@ func lz4Decode(src, dst []byte) (int, error) {
 		if ml > len(dst)-di {
 			return di, lz4Corrupt(fmt.Sprintf("a match of %d bytes runs past the output's %d", ml, len(dst)), si)
 		}
-		di = lz4CopyMatch(dst, di, off, ml)
+		st.si, st.di = si, lz4CopyMatch(dst, di, off, ml)
 	}
+}
+
+// lz4State is where lz4Decode is in a block: the next input and output bytes, and the
+// register copy of the last 8 output bytes (w, valid when wok) that lz4Fast keeps.
+type lz4State struct {
+	si, di int
+	w      uint64
+	wok    bool
 }
 
 // lz4CopyMatch copies a match of ml bytes at distance off (1 <= off <= di, di+ml <= len(dst))
