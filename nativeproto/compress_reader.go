@@ -7,40 +7,106 @@ import (
 	"io"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/pierrec/lz4/v4"
 )
 
 // FrameReader decompresses a stream of compressed frames. It reads the next
 // frame from the source only when the current frame is exhausted and more
-// bytes are requested, and never reads past the end of that frame, so the
-// caller can go back to reading the raw source right after a block.
+// bytes are requested, and never consumes past the end of that frame, so the
+// caller can go back to reading the raw source right after a block (frames
+// decompressed ahead, below, are only looked at in the source's buffer).
 //
 // A Read returns data from the current frame only and may therefore return
 // fewer bytes than requested. Errors other than io.EOF at a frame boundary are
 // sticky until Reset. Buffers and the zstd decoder are reused across frames
 // and across Reset. A FrameReader is not safe for concurrent use.
+//
+// When src is a buffered reader of the connection (internal/wire's Reader), frames are verified
+// and decompressed where they lie in its buffer, and the next frames may be decompressed ahead.
+//
+// # Decompress-ahead
+//
+// While the decoder works on frame k, a goroutine decompresses frames k+1 and on, so that on a
+// machine with a core to spare decompression leaves the decoder's path.
+//
+// A FrameReader cannot know where the next frame is: a block ends where its decoder says, and the
+// bytes after it may be another frame of the block, a Data packet whose block starts with a
+// frame, or any other packet. So it guesses, from bytes it already has: when a frame has just been
+// taken, it looks in the source's buffered window for a frame header, right there or after a Data
+// packet's code and table name, and then after that frame, up to aheadDepth (3) frames. An LZ4 or
+// ZSTD frame of at most FrameChunk bytes that is wholly buffered is queued for the goroutine,
+// which verifies and decompresses it where it lies into a buffer of its own. A frame that has
+// begun to arrive is waited for (its bytes come as fast as the socket allows) if at least 4 KiB of
+// its payload are there and well formed (an LZ4 block's sequences, a ZSTD frame header of the
+// declared size): the header checks alone would let through about one packet in 10^4, and
+// waiting for the rest of a frame that is not one would wait for bytes the server never sends.
+//
+// The guess is never trusted for correctness: a frame decompressed ahead is used only when the
+// reader is later asked for a frame at exactly the stream offset the guess started at, where the
+// bytes are the ones the goroutine read, so the result is what inline decompression gives. A wrong
+// guess (the reader is asked for something else there) drops every frame ahead and wastes their
+// work; a frame the goroutine found corrupt is read again inline, which reports the error the
+// usual way.
+//
+// Ownership: the goroutine reads the frames' slices of the source's window and nothing else of
+// the source; the source calls the reader's join (wire.Reader.SetHold) before it moves,
+// overwrites or drops buffered bytes; every frame read and Reset joins first. One goroutine runs
+// per FrameReader, while frames are queued, and ends when none are: nothing outlives a result.
+// When the reader needs a frame the goroutine has not finished, it decompresses the last queued
+// frame itself instead of waiting (with a ZSTD decoder of its own), so both cores decompress.
+// Output goes to buffers of aheadPrefix+FrameChunk bytes that the decompressing wire.Reader above
+// (the PacketReader's) takes whole in exchange for its own (SwapBuffer): the frame is not copied.
+//
+// It engages when GOMAXPROCS is at least 2 and a frame of at least 64 KiB has been read; the
+// source's buffer then grows to 4 MiB, so that whole frames are buffered ahead, and three output
+// buffers of 1.06 MiB are added: about 7 MiB per connection that has read a large compressed
+// result, kept while the connection lives. With GOMAXPROCS 1, or small frames, nothing changes.
 type FrameReader struct {
 	src  io.Reader
-	data []byte // unread decompressed bytes of the current frame
-	comp []byte // whole current frame: checksum, header, payload
-	out  []byte // decompression buffer (LZ4, ZSTD)
-	zd   *zstd.Decoder
-	err  error
+	buf  bufferedSource // src, when it is one; nil otherwise
+	data []byte         // unread decompressed bytes of the current frame
+	comp []byte         // whole current frame: checksum, header, payload
+	out  []byte         // decompression buffer (LZ4, ZSTD)
+	zd   *zstd.Decoder  // the inline reads' and the decompress-ahead goroutine's (never at once)
+	// stealZD is the ZSTD decoder of frames the reader decompresses ahead itself (steal).
+	stealZD *zstd.Decoder
+	err     error
 	// direct, during Read, is the caller's buffer: a frame of at most len(direct) bytes is
 	// decompressed into it and directN set to its size, instead of into out.
 	direct  []byte
 	directN int
+
+	// Decompress-ahead (compress_ahead.go): a ring of aheadDepth frames, aheadN of them pending
+	// from aheadHead on.
+	ahead      []*aheadFrame
+	queue      aheadQueue
+	aheadHead  int
+	aheadN     int
+	busy       bool // data is in a frame-ahead buffer: nothing more ahead until it is drained
+	noAhead    bool // decompress-ahead off (tests)
+	aheadTaken int  // frames used from ahead (tests)
 }
 
 // NewFrameReader returns a FrameReader reading frames from src.
 func NewFrameReader(src io.Reader) *FrameReader {
-	return &FrameReader{src: src}
+	r := &FrameReader{}
+	r.setSource(src)
+	return r
+}
+
+func (r *FrameReader) setSource(src io.Reader) {
+	r.src = src
+	r.buf, _ = src.(bufferedSource)
+	if r.buf != nil {
+		r.buf.SetHold(r.join)
+	}
 }
 
 // Reset discards the current frame and any error and reads from src,
 // keeping the allocated buffers.
 func (r *FrameReader) Reset(src io.Reader) {
-	r.src = src
+	r.dropAhead()
+	r.busy = false
+	r.setSource(src)
 	r.data = nil
 	r.err = nil
 }
@@ -104,6 +170,16 @@ func (r *FrameReader) next() error {
 }
 
 func (r *FrameReader) readFrame() error {
+	r.busy = false // called with data drained
+	if a := r.takeAhead(); a != nil {
+		r.useAhead(a)
+		return nil
+	}
+	if r.buf != nil {
+		if done, err := r.readFrameInPlace(); done {
+			return err
+		}
+	}
 	if cap(r.comp) < frameOverhead {
 		r.comp = make([]byte, frameOverhead, 4096)
 	}
@@ -125,45 +201,109 @@ func (r *FrameReader) readFrame() error {
 	if err != nil {
 		return wrapReadErr(err, "truncated frame payload", m, csize, usize)
 	}
+	if m == MethodNone {
+		if err := verifyChecksum(frame, m, csize, usize); err != nil {
+			return err
+		}
+		r.data = frame[frameOverhead:] // length checked in checkHeader
+		return nil
+	}
+	if err := r.decodeInto(frame, m, csize, usize); err != nil {
+		return err
+	}
+	r.speculate(int(usize)) // grows the source's buffer, for frames read in place from the next on
+	return nil
+}
 
+// readFrameInPlace reads an LZ4 or ZSTD frame that fits in the source's buffer where it lies
+// there. done is false, with nothing consumed, for a frame readFrame reads itself (uncompressed,
+// or larger than the buffer).
+func (r *FrameReader) readFrameInPlace() (done bool, err error) {
+	hdr, err := r.buf.Peek(frameOverhead)
+	if err != nil {
+		if r.buf.Buffered() == 0 && errors.Is(err, io.ErrUnexpectedEOF) {
+			return true, io.EOF
+		}
+		return true, wrapReadErr(err, "truncated frame header", 0, 0, 0)
+	}
+	m := Method(hdr[16])
+	csize := binary.LittleEndian.Uint32(hdr[17:21])
+	usize := binary.LittleEndian.Uint32(hdr[21:25])
+	if err := checkHeader(m, csize, usize); err != nil {
+		return true, err
+	}
+	total := FrameChecksumSize + int(csize)
+	if m == MethodNone || total > r.buf.Size() {
+		return false, nil
+	}
+	frame, err := r.buf.Peek(total)
+	if err != nil {
+		return true, wrapReadErr(err, "truncated frame payload", m, csize, usize)
+	}
+	if err := r.decodeInto(frame, m, csize, usize); err != nil {
+		return true, err
+	}
+	// Decoded from the buffer; now consumed (the bytes are buffered, so this cannot fail).
+	if err := r.buf.Skip(total); err != nil {
+		return true, err
+	}
+	r.speculate(int(usize))
+	return true, nil
+}
+
+// decodeInto decodes frame (checksum, header, payload; LZ4 or ZSTD) into the caller's buffer of
+// Read when it fits there, else into the reader's own buffer.
+func (r *FrameReader) decodeInto(frame []byte, m Method, csize, usize uint32) error {
+	out, direct := r.output(int(usize))
+	n, err := decodeFrame(frame, m, csize, usize, out, &r.zd)
+	if err != nil {
+		return err
+	}
+	if direct {
+		r.directN = n
+		return nil
+	}
+	r.data = out[:n]
+	return nil
+}
+
+// verifyChecksum checks a whole frame's CityHash128.
+func verifyChecksum(frame []byte, m Method, csize, usize uint32) error {
 	var want [16]byte
 	copy(want[:], frame[:16])
 	if got := frameChecksum(frame[16:]); got != want {
 		return &ChecksumError{Want: want, Got: got, Method: m, CompressedSize: csize, UncompressedSize: usize}
 	}
+	return nil
+}
+
+// decodeFrame verifies a whole LZ4 or ZSTD frame and decompresses its payload into out, which
+// is exactly usize bytes. It runs on the reader's goroutine or, for a frame decompressed ahead,
+// on that goroutine, never on both at once (the reader joins first): the ZSTD decoder is shared.
+func decodeFrame(frame []byte, m Method, csize, usize uint32, out []byte, zdp **zstd.Decoder) (int, error) {
+	if err := verifyChecksum(frame, m, csize, usize); err != nil {
+		return 0, err
+	}
 	payload := frame[frameOverhead:]
 	fe := func(reason string, err error) error {
 		return &FrameError{Reason: reason, Method: m, CompressedSize: csize, UncompressedSize: usize, Err: err}
 	}
-
 	switch m {
-	case MethodNone:
-		r.data = payload // length checked in checkHeader
-		return nil
 	case MethodLZ4:
-		out, direct := r.output(int(usize))
-		n, err := lz4.UncompressBlock(payload, out)
+		n, err := lz4Decode(payload, out)
 		if err != nil {
-			return fe("LZ4 decompression failed", err)
+			return 0, fe("LZ4 decompression failed", err)
 		}
-		if n != len(out) {
-			return fe(fmt.Sprintf("LZ4 payload decompressed to %d bytes", n), nil)
-		}
-		if direct {
-			r.directN = n
-			return nil
-		}
-		r.data = out
-		return nil
+		return n, nil
 	case MethodZSTD:
 		var h zstd.Header
 		if err := h.Decode(payload); err != nil {
-			return fe("bad ZSTD frame header", err)
+			return 0, fe("bad ZSTD frame header", err)
 		}
 		if h.HasFCS && h.FrameContentSize != uint64(usize) {
-			return fe(fmt.Sprintf("ZSTD frame content size %d differs from uncompressed_size", h.FrameContentSize), nil)
+			return 0, fe(fmt.Sprintf("ZSTD frame content size %d differs from uncompressed_size", h.FrameContentSize), nil)
 		}
-		if r.zd == nil {
+		if *zdp == nil {
 			zd, err := zstd.NewReader(nil,
 				zstd.WithDecoderConcurrency(1),
 				zstd.WithDecoderMaxMemory(MaxFrameUncompressed),
@@ -171,25 +311,20 @@ func (r *FrameReader) readFrame() error {
 				zstd.WithDecodeAllCapLimit(true),
 			)
 			if err != nil {
-				return fe("creating ZSTD decoder", err)
+				return 0, fe("creating ZSTD decoder", err)
 			}
-			r.zd = zd
+			*zdp = zd
 		}
-		out, direct := r.output(int(usize))
-		// The cap limit (WithDecodeAllCapLimit) keeps the output in out's memory.
-		res, err := r.zd.DecodeAll(payload, out[:0:len(out)])
+		// The cap limit (WithDecodeAllCapLimit) keeps the output in out's memory; the slack
+		// after it (output, zstdSlack) lets the decoder's fast copies run to the frame's end.
+		res, err := (*zdp).DecodeAll(payload, out[:0:cap(out)])
 		if err != nil {
-			return fe("ZSTD decompression failed", err)
+			return 0, fe("ZSTD decompression failed", err)
 		}
 		if len(res) != len(out) {
-			return fe(fmt.Sprintf("ZSTD payload decompressed to %d bytes", len(res)), nil)
+			return 0, fe(fmt.Sprintf("ZSTD payload decompressed to %d bytes", len(res)), nil)
 		}
-		if direct {
-			r.directN = len(res)
-			return nil
-		}
-		r.data = res
-		return nil
+		return len(res), nil
 	}
 	panic("unreachable: method checked in checkHeader")
 }
@@ -241,9 +376,20 @@ func wrapReadErr(err error, reason string, m Method, csize, usize uint32) error 
 
 // output returns where a frame of usize bytes decompresses to: straight into the caller's buffer
 // (direct) when it fits there, else into the reader's own buffer.
+//
+// out has up to zstdSlack bytes of spare capacity where its memory allows (inside the caller's
+// buffer, which io.Reader lets Read use whole as scratch; in the reader's own).
 func (r *FrameReader) output(usize int) (out []byte, direct bool) {
 	if usize <= len(r.direct) {
-		return r.direct[:usize], true
+		return r.direct[:usize:min(len(r.direct), usize+zstdSlack)], true
 	}
-	return r.grow(usize), false
+	return r.grow(usize + zstdSlack)[:usize], false
 }
+
+// zstdSlack is the spare output capacity the ZSTD decoder gets past a frame's end: with at least
+// 32 bytes of it (klauspost/compress's compressedBlockOverAlloc) it decodes the frame's last
+// block with its fast copies, which write whole 16- and 32-byte words, instead of its
+// bounds-exact ones; without it, a frame of one block (ClickHouse's integer columns, 128 KiB)
+// decodes entirely on the slow path. The decoder writes nothing past the frame's declared size
+// there that is read: a frame decoding to more is refused.
+const zstdSlack = 64

@@ -40,7 +40,7 @@ func NewPacketReader(src io.Reader) *PacketReader {
 // decBufferSize is the buffer of the decompressed stream: a whole frame (servers cut frames at
 // 1 MiB of uncompressed data) plus room for the unread tail of the previous one, so that the
 // frame reader decompresses straight into it instead of into a frame buffer and then copying.
-const decBufferSize = FrameChunk + 64<<10
+const decBufferSize = aheadBufferSize
 
 // Reset makes the reader read from src, dropping buffered data and keeping buffers; revision and
 // compression are reset to ClientRevision and off.

@@ -30,6 +30,20 @@ type Reader struct {
 	// borrowed is set while buf is the caller's slice (NewBytesReader, ResetBytes): Reset must not
 	// then read a stream into it.
 	borrowed bool
+	// base + r is Offset: the bytes consumed since the last Reset.
+	base int64
+	// hold, when set, runs before the Reader moves or overwrites bytes it has buffered (SetHold).
+	hold func()
+}
+
+// BufferSwapper is implemented by a source that can hand a Reader a whole buffer of fresh input
+// instead of copying it into the Reader's (nativeproto's FrameReader, with a frame it decompressed
+// ahead). When the Reader needs more input it offers its buffer and its unread bytes (keep, a
+// suffix of old); a swapper that has input ready returns a buffer of the same length as old
+// holding keep followed by the new input at buf[start:end] and takes old for itself. ok false
+// means nothing is ready, and the Reader reads from the source as usual.
+type BufferSwapper interface {
+	SwapBuffer(old, keep []byte) (buf []byte, start, end int, ok bool)
 }
 
 // MinReaderSize is the smallest buffer NewReaderSize uses: every fixed-width value the package
@@ -54,6 +68,8 @@ func NewBytesReader(b []byte) *Reader {
 // Reset makes the Reader read from src, dropping buffered bytes. A Reader that was reading a
 // caller's byte slice gets a buffer of its own: the slice is never written to.
 func (r *Reader) Reset(src io.Reader) {
+	r.holdOn()
+	r.base = 0
 	r.src = src
 	r.r, r.w = 0, 0
 	r.remaining = -1
@@ -65,6 +81,8 @@ func (r *Reader) Reset(src io.Reader) {
 
 // ResetBytes makes the Reader read b in place.
 func (r *Reader) ResetBytes(b []byte) {
+	r.holdOn()
+	r.base = 0
 	r.src = nil
 	r.buf = b
 	r.r, r.w = 0, len(b)
@@ -75,6 +93,40 @@ func (r *Reader) ResetBytes(b []byte) {
 // Buffered returns the number of bytes read from the source and not yet consumed.
 func (r *Reader) Buffered() int { return r.w - r.r }
 
+// Offset returns the number of bytes consumed since the Reader was made or last Reset: the
+// position in the stream of the first byte of [Reader.Window].
+func (r *Reader) Offset() int64 { return r.base + int64(r.r) }
+
+// Size returns the length of the Reader's buffer.
+func (r *Reader) Size() int { return len(r.buf) }
+
+// Grow makes the buffer at least n bytes long, keeping what is buffered. A larger buffer lets
+// one Read of the source bring in more than one value ahead (FrameReader looks at those bytes
+// for the next frame to decompress ahead).
+func (r *Reader) Grow(n int) {
+	if n <= len(r.buf) || r.borrowed {
+		return
+	}
+	r.holdOn()
+	nb := make([]byte, n)
+	r.base += int64(r.r)
+	r.w = copy(nb, r.buf[r.r:r.w])
+	r.r = 0
+	r.buf = nb
+}
+
+// SetHold sets a function the Reader calls before it moves, overwrites or drops bytes it has
+// buffered: before compacting its buffer for a fill, in Grow and in Reset. A goroutine that reads
+// a slice of [Reader.Window] while the Reader's owner goes on registers the wait for it so.
+// The Reader calls hold on the owner's goroutine; nil removes it.
+func (r *Reader) SetHold(hold func()) { r.hold = hold }
+
+func (r *Reader) holdOn() {
+	if r.hold != nil {
+		r.hold()
+	}
+}
+
 // InputLimit reports an upper bound of the bytes still readable, or -1 when the source is a stream
 // of unknown length. Decoders use it to refuse counts that cannot fit the input before allocating.
 func (r *Reader) InputLimit() int64 {
@@ -84,14 +136,29 @@ func (r *Reader) InputLimit() int64 {
 	return -1
 }
 
-// fill reads at least one more byte into the buffer, compacting it first. At the end of the input
-// it returns io.EOF (callers inside a value turn it into io.ErrUnexpectedEOF).
-func (r *Reader) fill() error {
+// fill reads at least one more byte into the buffer. At the end of the input it returns io.EOF
+// (callers inside a value turn it into io.ErrUnexpectedEOF).
+func (r *Reader) fill() error { return r.fillFor(1) }
+
+// fillFor is fill for a caller that needs want bytes from the read position: the buffer is
+// compacted first when they would not fit after it.
+func (r *Reader) fillFor(want int) error {
 	if r.src == nil {
 		return io.EOF
 	}
-	if r.r > 0 {
+	if sw, ok := r.src.(BufferSwapper); ok && !r.borrowed {
+		if nb, start, end, ok := sw.SwapBuffer(r.buf, r.buf[r.r:r.w]); ok {
+			r.base += int64(r.r - start)
+			r.buf, r.r, r.w = nb, start, end
+			return nil
+		}
+	}
+	// The buffer is compacted only when its tail is short: with a large buffer, bytes read
+	// ahead stay where they are until the reader reaches the end of it.
+	if r.r > 0 && (r.r == r.w || len(r.buf)-r.r < want || len(r.buf)-r.w < len(r.buf)/8) {
+		r.holdOn()
 		n := copy(r.buf, r.buf[r.r:r.w])
+		r.base += int64(r.r)
 		r.r, r.w = 0, n
 	}
 	if r.w == len(r.buf) {
@@ -125,7 +192,7 @@ func (r *Reader) need(n int) error {
 		if n > len(r.buf) {
 			return fmt.Errorf("columns: %d bytes exceed the reader buffer", n)
 		}
-		if err := r.fill(); err != nil {
+		if err := r.fillFor(n); err != nil {
 			if err == io.EOF {
 				if r.w-r.r == 0 {
 					return io.EOF
@@ -166,6 +233,7 @@ func (r *Reader) ReadFull(p []byte) error {
 	// Large remainders go straight from the source into p; small ones through the buffer.
 	if len(p) >= len(r.buf)/2 {
 		m, err := io.ReadFull(r.src, p)
+		r.base += int64(m)
 		if err != nil {
 			if err == io.EOF && n == 0 && m == 0 {
 				return io.EOF
@@ -396,7 +464,9 @@ func (r *Reader) Read(p []byte) (int, error) {
 			return 0, io.EOF
 		}
 		if len(p) >= len(r.buf) {
-			return r.src.Read(p)
+			n, err := r.src.Read(p)
+			r.base += int64(n)
+			return n, err
 		}
 		if err := r.fill(); err != nil {
 			return 0, err
