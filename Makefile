@@ -10,7 +10,7 @@ bench:
 	conformance/bench/run.sh
 
 bench-modern:
-	BENCH_FILTER='^Benchmark(ReadU64|ReadNumbers|ReadUSF|Insert)$$/^modern$$' BENCH_COUNT="$${BENCH_COUNT:-3}" \
+	BENCH_FILTER='^Benchmark(ReadU64|ReadNumbers|ReadUSF|ReadCompression|Insert|InsertCompression)$$/^modern$$' BENCH_COUNT="$${BENCH_COUNT:-3}" \
 		BENCH_OUT=conformance/bench/results/modern.txt BENCH_NO_REPORT=1 conformance/bench/run.sh
 	BENCH_REPORT_ONLY=1 BENCH_MODERN_IN=conformance/bench/results/modern.txt conformance/bench/run.sh
 

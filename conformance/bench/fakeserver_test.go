@@ -113,18 +113,18 @@ func TestFakeServerClients(t *testing.T) {
 				_ = f.Value.Set("1x")
 				defer func() { _ = f.Value.Set(old) }()
 			}
-			it := insertTarget{fake(), "default.u64sf64"}
+			it := insertTarget{target: fake(), table: "default.u64sf64"}
 			for _, f := range []func(*testing.B){
 				func(b *testing.B) { chnativeBatch(b, it, codec, "append") },
 				func(b *testing.B) { chnativeBatch(b, it, codec, "slice") },
-				func(b *testing.B) { sqlBatch(b, openChnative(b, it.addr, it.user, it.password, codec), it.query()) },
+				func(b *testing.B) { sqlBatch(b, openChnative(b, it.addr, it.user, it.password, codec), it) },
 				func(b *testing.B) { chgoInsert(b, it, codec) },
 				func(b *testing.B) { chnativeBatch(b, it, codec, "struct") },
 				func(b *testing.B) { clickhouseGoBatch(b, it, codec, "append") },
 				func(b *testing.B) { clickhouseGoBatch(b, it, codec, "columnar") },
 				func(b *testing.B) { clickhouseGoBatch(b, it, codec, "struct") },
 				func(b *testing.B) {
-					sqlBatch(b, openClickhouseGoDB(b, it.addr, it.user, it.password, codec, 1), it.query())
+					sqlBatch(b, openClickhouseGoDB(b, it.addr, it.user, it.password, codec, 1), it)
 				},
 			} {
 				r := testing.Benchmark(func(b *testing.B) { f(b) })

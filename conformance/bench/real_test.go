@@ -17,9 +17,10 @@ type realSizes struct{ u64, usf int }
 // server is a real ClickHouse server the suite measures against. Two are measured: ClickHouse
 // 18.16 ("real", CHNATIVE_DSN, the server of every real-server workload) and ClickHouse 26.7
 // ("modern", CHNATIVE_MODERN_DSN, started by scripts/modern.sh), on which ch-go can run too, for
-// the 10M UInt64 read (uncompressed and LZ4), the (UInt64, String, Float64) read and the 1M-row
-// insert. Both get the same tables (setup). Nothing here depends on the protocol revision the
-// driver speaks: every client negotiates its own with the server.
+// the 10M UInt64 read (uncompressed and LZ4), the (UInt64, String, Float64) read (also with each
+// codec), the 1M-row insert and the 10M-row insert with each codec. Both get the same tables
+// (setup). Nothing here depends on the protocol revision the driver speaks: every client
+// negotiates its own with the server.
 type server struct {
 	name  string // the benchmark name element: "real" or "modern"
 	env   string // the environment variable holding its DSN

@@ -193,7 +193,8 @@ const method = `## Method
 * Two real servers: ClickHouse 18.16 (` + "`real`" + `, every real-server workload) and ClickHouse 26.7
   (` + "`modern`" + `, section ClickHouse 26.7): the 10M UInt64 read, uncompressed and LZ4, ch-bench's
   workload (ReadNumbers: 100M rows of system.numbers_mt, uncompressed, LZ4 and ZSTD), the (UInt64,
-  String, Float64) read and the 1M-row insert, where ch-go runs on a real server too (it cannot
+  String, Float64) read (also with each codec: ReadCompression), the 1M-row insert and the 10M-row
+  insert with each codec (InsertCompression), where ch-go runs on a real server too (it cannot
   query 18.16). Arms that cannot run against a server are left out: the noop arms on real
   servers, ch-go on 18.16, the raw reader on compressed reads. Each client negotiates its own
   protocol revision with the server.

@@ -12,6 +12,7 @@ type target struct {
 	what     string
 	group    string
 	num, den string
+	denGroup string // the den arm's group, when not group (the same arm on another workload)
 	metric   string
 	limit    float64
 	atMost   bool // ratio must be <= limit; else >= limit (den/num speedup)
@@ -28,11 +29,15 @@ var targetList = []target{
 	{what: "block-tier read 0 allocs/row (fake, 10M UInt64)", group: "ReadU64/fake", num: "chnative-blocks", metric: "allocs/row", limit: 0.001, atMost: true, absolute: true},
 	{what: "block-tier read 0 allocs/row (fake, UInt64+String+Float64)", group: "ReadUSF/fake", num: "chnative-blocks", metric: "allocs/row", limit: 0.001, atMost: true, absolute: true},
 	{what: "Rows tier <= 1.25x no-op floor (fake, 10M UInt64)", group: "ReadU64/fake", num: "chnative-rows", den: "noop", metric: "ns/row", limit: 1.25, atMost: true},
-	{what: "Rows tier <= 1.25x no-op floor (fake, UInt64+String+Float64)", group: "ReadUSF/fake", num: "chnative-rows", den: "noop", metric: "ns/row", limit: 1.25, atMost: true},
+	// Restated against database/sql's floor (issue 18): keeping values immutable costs
+	// 1.19-1.23x of the no-op driver by itself on this shape (noop-fresh; FINDINGS.md).
+	{what: "Rows tier <= 1.1x noop-fresh floor (fake, UInt64+String+Float64)", group: "ReadUSF/fake", num: "chnative-rows", den: "noop-fresh", metric: "ns/row", limit: 1.1, atMost: true},
 	{what: "Rows tier >= 1.3x faster than clickhouse-go database/sql (fake, 10M UInt64)", group: "ReadU64/fake", num: "chnative-rows", den: "clickhouse-go-sql", metric: "ns/row", limit: 1.3, speedup: true, explain: []string{"noop"}},
 	{what: "Rows tier >= 1.3x faster than clickhouse-go database/sql (real, 10M UInt64)", group: "ReadU64/real", num: "chnative-rows", den: "clickhouse-go-sql", metric: "ns/row", limit: 1.3, speedup: true},
 	{what: "Rows tier >= 1.3x faster than clickhouse-go database/sql (fake, UInt64+String+Float64)", group: "ReadUSF/fake", num: "chnative-rows", den: "clickhouse-go-sql", metric: "ns/row", limit: 1.3, speedup: true, explain: []string{"noop"}},
-	{what: "Rows tier on Go 1.27 >= 2x faster than clickhouse-go database/sql (fake, 10M UInt64)", group: "Go127/ReadU64/fake", num: "chnative-rows", den: "clickhouse-go-sql", metric: "ns/row", limit: 2, speedup: true, explain: []string{"noop"}},
+	// Restated against database/sql's floor (issue 18): on 10M UInt64 the no-op driver on the
+	// same Go 1.27 path is itself about 1.4x faster than clickhouse-go, not 2x.
+	{what: "Rows tier on Go 1.27 <= 1.1x no-op driver on the same path (fake, 10M UInt64)", group: "Go127/ReadU64/fake", num: "chnative-rows", den: "noop", metric: "ns/row", limit: 1.1, atMost: true},
 	{what: "Rows tier on Go 1.27 >= 2x faster than clickhouse-go database/sql (fake, UInt64+String+Float64)", group: "Go127/ReadUSF/fake", num: "chnative-rows", den: "clickhouse-go-sql", metric: "ns/row", limit: 2, speedup: true, explain: []string{"noop"}},
 	{what: "Rows tier on Go 1.27 0 allocations per value (fake, 10M UInt64)", group: "Go127/ReadU64/fake", num: "chnative-rows", metric: "allocs/row", limit: 0.001, atMost: true, absolute: true},
 	{what: "struct tier (Select[T]) >= 5x faster than clickhouse-go conn.Select into structs (fake, mixed)", group: "ReadMixed/fake", num: "chnative-struct", den: "clickhouse-go-struct", metric: "ns/row", limit: 5, speedup: true},
@@ -42,10 +47,15 @@ var targetList = []target{
 	{what: "database/sql prepared batch <= 1.25x no-op floor (fake)", group: "Insert/fake", num: "chnative-sql", den: "noop-sql", metric: "ns/row", limit: 1.25, atMost: true},
 	{what: "database/sql prepared batch >= 1.3x faster than clickhouse-go database/sql batch (fake)", group: "Insert/fake", num: "chnative-sql", den: "clickhouse-go-sql", metric: "ns/row", limit: 1.3, speedup: true},
 	{what: "database/sql prepared batch >= 1.3x faster than clickhouse-go database/sql batch (real)", group: "Insert/real", num: "chnative-sql", den: "clickhouse-go-sql", metric: "ns/row", limit: 1.3, speedup: true},
-	{what: "Batch.Append row-wise >= 5x faster than clickhouse-go batch Append (fake)", group: "Insert/fake", num: "chnative-append", den: "clickhouse-go-append", metric: "ns/row", limit: 5, speedup: true, explain: []string{"chnative-slice"}},
+	// Restated in client CPU only (issue 18): in wall time both drivers wait on the same
+	// database/sql-free loop and the fake server's socket, which bounds the ratio near 3x.
 	{what: "Batch.Append row-wise >= 5x faster than clickhouse-go batch Append (fake, client CPU)", group: "Insert/fake", num: "chnative-append", den: "clickhouse-go-append", metric: "cpu-ns/row", limit: 5, speedup: true, explain: []string{"chnative-slice"}},
 	{what: "struct append (AppendStructs) >= 5x faster than clickhouse-go batch AppendStruct (fake)", group: "Insert/fake", num: "chnative-struct", den: "clickhouse-go-struct", metric: "ns/row", limit: 5, speedup: true},
 	{what: "LZ4 read client CPU <= 0.5x ch-go's (fake, UInt64+String+Float64)", group: "ReadCompression/fake/lz4", num: "chnative-blocks", den: "ch-go", metric: "cpu-ns/row", limit: 0.5, atMost: true},
+	// Decompress-ahead (issue 18): with a core to spare, a compressed read's wall time close to
+	// the uncompressed read's.
+	{what: "LZ4 read wall <= 1.3x the same read uncompressed (fake, UInt64+String+Float64, block tier)", group: "ReadCompression/fake/lz4", num: "chnative-blocks", denGroup: "ReadCompression/fake/none", den: "chnative-blocks", metric: "ns/row", limit: 1.3, atMost: true},
+	{what: "ZSTD read wall <= 1.3x the same read uncompressed (fake, UInt64+String+Float64, block tier)", group: "ReadCompression/fake/zstd", num: "chnative-blocks", denGroup: "ReadCompression/fake/none", den: "chnative-blocks", metric: "ns/row", limit: 1.3, atMost: true},
 	{what: "SELECT 1 client CPU per query <= ch-go's (fake)", group: "Select1/fake", num: "chnative-sql", den: "ch-go", metric: "cpu-ns/row", limit: 1.0, atMost: true},
 	{what: "SELECT 1 client CPU per query <= ch-go's (fake, block tier)", group: "Select1/fake", num: "chnative-blocks", den: "ch-go", metric: "cpu-ns/row", limit: 1.0, atMost: true},
 	// QBit: the block-tier read and columnar insert targets applied to QBit(T, 1024) vectors.
@@ -64,13 +74,18 @@ type outcome struct {
 	met      bool
 }
 
-// evaluate checks every target against groups, in targetList's order.
-func evaluate(groups map[string]*group) []outcome {
+// evaluate checks every target of targetList against groups, in its order.
+func evaluate(groups map[string]*group) []outcome { return evaluateList(targetList, groups, minOf) }
+
+// evaluateList checks every target of list against groups, in list's order: time (ns/row) by
+// timeAgg over the samples (best-of-N, minOf, for Targets; median for the 26.7 section), every
+// other metric by its median.
+func evaluateList(list []target, groups map[string]*group, timeAgg agg) []outcome {
 	var out []outcome
-	for _, t := range targetList {
+	for _, t := range list {
 		o := outcome{t: t, measured: math.NaN(), text: "not run"}
 		if g := groups[t.group]; g != nil {
-			f := minOf
+			f := timeAgg
 			if t.metric != "ns/row" {
 				f = median
 			}
@@ -80,7 +95,14 @@ func evaluate(groups map[string]*group) []outcome {
 				o.measured = n
 				o.text = fmt.Sprintf("%s %s", num(n), t.metric)
 			default:
-				d := stat(g.byArm[t.den], t.metric, f)
+				dg := g
+				if t.denGroup != "" {
+					dg = groups[t.denGroup]
+				}
+				d := math.NaN()
+				if dg != nil {
+					d = stat(dg.byArm[t.den], t.metric, f)
+				}
 				if t.speedup {
 					o.measured = d / n
 					o.text = fmt.Sprintf("%.2fx faster", o.measured)
@@ -107,8 +129,19 @@ func evaluate(groups map[string]*group) []outcome {
 func targets(groups map[string]*group, meta map[string]string) string {
 	var b strings.Builder
 	b.WriteString("Ratios from this run (best-of-N for time, medians for CPU and allocations). A missed target names what was measured; the section \"Why the missed targets miss\" below explains the causes, and \"Profiles of the missed targets\" shows this run's CPU profiles of the arms involved.\n\n")
+	b.WriteString(targetTable(evaluate(groups)))
+	if v := meta["peakheap"]; v == "" {
+		b.WriteString("| peak heap reading 100M rows (block tier) < 64 MB | not run | — |\n")
+	}
+	return b.String()
+}
+
+// targetTable prints outcomes as the rows of a target table under its header line: what, the
+// measured value, and the verdict.
+func targetTable(outcomes []outcome) string {
+	var b strings.Builder
 	b.WriteString("| target | measured | verdict |\n|---|--:|---|\n")
-	for _, o := range evaluate(groups) {
+	for _, o := range outcomes {
 		verdict := "—"
 		if o.run {
 			verdict = "met"
@@ -117,9 +150,6 @@ func targets(groups map[string]*group, meta map[string]string) string {
 			}
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", o.t.what, o.text, verdict)
-	}
-	if v := meta["peakheap"]; v == "" {
-		b.WriteString("| peak heap reading 100M rows (block tier) < 64 MB | not run | — |\n")
 	}
 	return b.String()
 }
