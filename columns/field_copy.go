@@ -13,8 +13,8 @@ import (
 // its values into struct fields of a Go type without reflection per row: FieldCopier, with
 // NestedFieldCopier for the columns that wrap another (Nullable into *T, Array into []T). What a
 // copier stores (strings, []byte, slices, pointers) is allocated for each call and never
-// reused: it belongs to the caller. (Decimal fields have none: *Decimal is a Scan-er, which
-// struct mapping leaves to Scan.)
+// reused: it belongs to the caller. (Decimal32 and Decimal64 copy into Decimal fields with one
+// slab of big.Ints a block; struct mapping lets them, though *Decimal is a Scan-er.)
 
 // FieldCopyFunc copies rows [0, n) of col, a column of the type whose FieldCopyFunc returned it
 // (the same column or a later block's), into the first n elements of dst.

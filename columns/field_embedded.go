@@ -1,6 +1,12 @@
 package columns
 
-import "reflect"
+import (
+	"math/big"
+	"math/bits"
+	"reflect"
+
+	"github.com/chnative/chnative/internal/fieldslice"
+)
 
 // The column types below embed Fixed[T] for their storage, and would otherwise inherit its
 // FieldCopyFunc and FieldAppendFunc: a Date would copy its day numbers into uint16 fields, a
@@ -20,11 +26,60 @@ func (c *Date32) FieldCopyFunc(reflect.Type) FieldCopyFunc { return nil }
 // FieldCopyFunc returns nil: DateTime64 has no fast path into fields.
 func (c *DateTime64) FieldCopyFunc(reflect.Type) FieldCopyFunc { return nil }
 
-// FieldCopyFunc returns nil: Decimal32 has no fast path into fields (*Decimal is a Scan-er).
-func (c *Decimal32) FieldCopyFunc(reflect.Type) FieldCopyFunc { return nil }
+// FieldCopyFunc sets Decimal fields (only: not int32 ones, as Fixed[int32] would).
+func (c *Decimal32) FieldCopyFunc(ft reflect.Type) FieldCopyFunc {
+	if ft != decimalFieldType {
+		return nil
+	}
+	return func(col Column, dst fieldslice.Slice, n int) error {
+		d := col.(*Decimal32)
+		copyDecimals(d.Values()[:n], d.scale, dst)
+		return nil
+	}
+}
 
-// FieldCopyFunc returns nil: Decimal64 has no fast path into fields (*Decimal is a Scan-er).
-func (c *Decimal64) FieldCopyFunc(reflect.Type) FieldCopyFunc { return nil }
+// FieldCopyFunc sets Decimal fields (only: not int64 ones, as Fixed[int64] would).
+func (c *Decimal64) FieldCopyFunc(ft reflect.Type) FieldCopyFunc {
+	if ft != decimalFieldType {
+		return nil
+	}
+	return func(col Column, dst fieldslice.Slice, n int) error {
+		d := col.(*Decimal64)
+		copyDecimals(d.Values()[:n], d.scale, dst)
+		return nil
+	}
+}
+
+var decimalFieldType = reflect.TypeFor[Decimal]()
+
+// copyDecimals stores v as Decimals of scale into dst. The big.Ints and their words are
+// allocated once for the call (never reused: they belong to the caller), not once per value.
+func copyDecimals[T int32 | int64](v []T, scale int, dst fieldslice.Slice) {
+	ints := make([]big.Int, len(v))
+	var words []big.Word
+	if bits.UintSize == 64 {
+		words = make([]big.Word, len(v))
+	}
+	for i, x := range v {
+		u := &ints[i]
+		switch {
+		case x == 0:
+		case words != nil:
+			m := uint64(x)
+			if x < 0 {
+				m = -m
+			}
+			words[i] = big.Word(m)
+			u.SetBits(words[i : i+1 : i+1])
+			if x < 0 {
+				u.Neg(u)
+			}
+		default:
+			u.SetInt64(int64(x))
+		}
+		fieldslice.Set(dst, i, Decimal{Unscaled: u, Scale: scale})
+	}
+}
 
 // FieldCopyFunc returns nil: Interval has no fast path into fields.
 func (c *Interval) FieldCopyFunc(reflect.Type) FieldCopyFunc { return nil }

@@ -58,6 +58,8 @@ func CopyBlock[T any](p ReadPlan, b *nativeproto.Block, dst []T) error {
 	return nil
 }
 
+var decimalType = reflect.TypeFor[columns.Decimal]()
+
 // copierFor returns the copier of col into fields of type ft: the column's fast path when it
 // has one, else reflectCopier (conversions as database/sql makes them).
 func copierFor(col columns.Column, ft reflect.Type) columns.FieldCopyFunc {
@@ -69,9 +71,11 @@ func copierFor(col columns.Column, ft reflect.Type) columns.FieldCopyFunc {
 
 // fastCopier returns the column's copier that uses no reflection per row, or nil. A field whose
 // pointer is a Scan-er is left to Scan, except that a UUID goes into a [16]byte-like type (its
-// RFC byte order is what a uuid.UUID's Scan would produce).
+// RFC byte order is what a uuid.UUID's Scan would produce) and a Decimal column into
+// columns.Decimal (whose Scan stores what the column's copier stores, one allocation per value
+// where the copier makes one per block).
 func fastCopier(col columns.Column, ft reflect.Type) columns.FieldCopyFunc {
-	if isScanner(ft) && !(ft.Kind() == reflect.Array && ft.Len() == 16 && ft.Elem().Kind() == reflect.Uint8) {
+	if isScanner(ft) && !(ft.Kind() == reflect.Array && ft.Len() == 16 && ft.Elem().Kind() == reflect.Uint8) && ft != decimalType {
 		return nil
 	}
 	switch c := col.(type) {

@@ -2,6 +2,7 @@ package structmap
 
 import (
 	"errors"
+	"fmt"
 	"math/big"
 	"reflect"
 	"strings"
@@ -104,7 +105,7 @@ func TestCopyBlockFastPathsMatchReflect(t *testing.T) {
 		fc := &slow.fields[i]
 		fast := fastCopier(b.Column(fc.col), fc.field.Type) != nil
 		switch name := b.Name(fc.col); name {
-		case "any", "d9", "d18": // no fast path: into an interface; *Decimal is a Scan-er
+		case "any": // no fast path: into an interface
 			if fast {
 				t.Errorf("column %s into %v: a fast path", name, fc.field.Type)
 			}
@@ -257,5 +258,36 @@ func TestFieldsPromoted(t *testing.T) {
 	}
 	if _, err := PlanRead(reflect.TypeFor[row](), testBlock(t, testColumn{"hidden", "UInt8", nil})); err == nil {
 		t.Error("a field promoted through an embedded pointer was mapped")
+	}
+}
+
+// Decimal32 and Decimal64 columns copy into columns.Decimal fields with allocations per block
+// (a slab of big.Ints and one of their words), not per value.
+func TestCopyBlockDecimalAllocsPerBlock(t *testing.T) {
+	vals9, vals18 := make([]any, 1000), make([]any, 1000)
+	for i := range vals9 {
+		vals9[i] = fmt.Sprintf("%d.25", i-500)
+		vals18[i] = fmt.Sprintf("-%d.5", i)
+	}
+	b := testBlock(t, testColumn{"d9", "Decimal(9, 2)", vals9}, testColumn{"d18", "Decimal(18, 4)", vals18})
+	type row struct {
+		D9  columns.Decimal `ch:"d9"`
+		D18 columns.Decimal `ch:"d18"`
+	}
+	plan, err := PlanRead(reflect.TypeFor[row](), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := make([]row, b.Rows())
+	allocs := testing.AllocsPerRun(10, func() {
+		if err := CopyBlock(plan, b, dst); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 4 {
+		t.Errorf("%v allocations copying 1000 rows of two Decimal columns, want at most 4", allocs)
+	}
+	if got := dst[0].D9.String() + " " + dst[999].D18.String(); got != "-500.25 -999.5000" {
+		t.Errorf("decimals %s", got)
 	}
 }
