@@ -61,6 +61,12 @@ const (
 
 const frameOverhead = FrameChecksumSize + FrameHeaderSize
 
+// frameHeader returns the method and the two sizes of the frame whose first frameOverhead bytes
+// (checksum, then header) are h.
+func frameHeader(h []byte) (m Method, csize, usize uint32) {
+	return Method(h[16]), binary.LittleEndian.Uint32(h[17:21]), binary.LittleEndian.Uint32(h[21:25])
+}
+
 // ChecksumError reports a frame whose stored CityHash128 does not match its content.
 // Want and Got are in wire order (low 64 bits LE, then high 64 bits LE).
 type ChecksumError struct {

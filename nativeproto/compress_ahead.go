@@ -1,7 +1,6 @@
 package nativeproto
 
 import (
-	"encoding/binary"
 	"io"
 	"runtime"
 	"sync"
@@ -165,8 +164,7 @@ func (r *FrameReader) decompressAhead() {
 
 func (r *FrameReader) runJob(j aheadJob, zd **zstd.Decoder) {
 	a, frame := j.a, j.frame
-	m := Method(frame[16])
-	csize := binary.LittleEndian.Uint32(frame[17:21])
+	m, csize, _ := frameHeader(frame)
 	out := a.out[aheadPrefix : aheadPrefix+a.usize : min(len(a.out), aheadPrefix+a.usize+zstdSlack)]
 	a.n, a.err = decodeFrame(frame, m, csize, uint32(a.usize), out, zd)
 	close(a.done)
@@ -282,9 +280,7 @@ func frameAt(w []byte, at int) (total, usize int, whole, ok bool) {
 		return 0, 0, false, false
 	}
 	h := w[at : at+frameOverhead]
-	m := Method(h[16])
-	csize := binary.LittleEndian.Uint32(h[17:21])
-	us := binary.LittleEndian.Uint32(h[21:25])
+	m, csize, us := frameHeader(h)
 	if m != MethodLZ4 && m != MethodZSTD || checkHeader(m, csize, us) != nil || us > FrameChunk {
 		return 0, 0, false, false
 	}

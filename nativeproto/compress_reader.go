@@ -1,7 +1,6 @@
 package nativeproto
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -190,9 +189,7 @@ func (r *FrameReader) readFrame() error {
 		}
 		return wrapReadErr(err, "truncated frame header", 0, 0, 0)
 	}
-	m := Method(hdr[16])
-	csize := binary.LittleEndian.Uint32(hdr[17:21])
-	usize := binary.LittleEndian.Uint32(hdr[21:25])
+	m, csize, usize := frameHeader(hdr)
 	if err := checkHeader(m, csize, usize); err != nil {
 		return err
 	}
@@ -226,9 +223,7 @@ func (r *FrameReader) readFrameInPlace() (done bool, err error) {
 		}
 		return true, wrapReadErr(err, "truncated frame header", 0, 0, 0)
 	}
-	m := Method(hdr[16])
-	csize := binary.LittleEndian.Uint32(hdr[17:21])
-	usize := binary.LittleEndian.Uint32(hdr[21:25])
+	m, csize, usize := frameHeader(hdr)
 	if err := checkHeader(m, csize, usize); err != nil {
 		return true, err
 	}
