@@ -65,6 +65,18 @@ func (d *insertData) boxed() [][]any {
 	return d.boxedRows
 }
 
+// forShape returns the boxed rows for the row-wise Append shape and the structs for the struct
+// shape (built on first use; nil for the other shapes).
+func (d *insertData) forShape(shape string) (boxed [][]any, structs []insertStruct) {
+	switch shape {
+	case "append":
+		boxed = d.boxed()
+	case "struct":
+		structs = d.structs()
+	}
+	return boxed, structs
+}
+
 // defaultInsertRows is the insert workloads' row count (before rowsN) unless an insertTarget
 // names its own.
 const defaultInsertRows = 1_000_000
@@ -125,14 +137,7 @@ func (it insertTarget) data() *insertData {
 
 func chnativeBatch(b *testing.B, it insertTarget, codec, shape string) {
 	d := it.data()
-	var boxed [][]any
-	var structs []insertStruct
-	switch shape {
-	case "append":
-		boxed = d.boxed()
-	case "struct":
-		structs = d.structs()
-	}
+	boxed, structs := d.forShape(shape)
 	db := openChnative(b, it.addr, it.user, it.password, codec)
 	ctx := context.Background()
 	conn, err := db.Conn(ctx)
@@ -212,14 +217,7 @@ func sqlBatch(b *testing.B, db *sql.DB, it insertTarget) {
 
 func clickhouseGoBatch(b *testing.B, it insertTarget, codec string, shape string) {
 	d := it.data()
-	var boxed [][]any
-	var structs []insertStruct
-	switch shape {
-	case "append":
-		boxed = d.boxed()
-	case "struct":
-		structs = d.structs()
-	}
+	boxed, structs := d.forShape(shape)
 	c := openClickhouseGo(b, it.addr, it.user, it.password, codec, 1)
 	ctx := context.Background()
 	measure(b, len(d.ids), func() error {

@@ -92,17 +92,7 @@ func TestReportTargetVerdicts(t *testing.T) {
 		// no Select1 group in the input
 		"SELECT 1 client CPU per query <= ch-go's (fake)": "| not run | — |",
 	}
-	for what, cells := range want {
-		line := ""
-		for _, l := range strings.Split(table, "\n") {
-			if strings.HasPrefix(l, "| "+what+" |") {
-				line = l
-			}
-		}
-		if !strings.HasSuffix(line, cells) {
-			t.Errorf("target %q:\n got %q\nwant suffix %q", what, line, cells)
-		}
-	}
+	checkTargetRows(t, table, want)
 	if !strings.Contains(table, "| peak heap reading 100M rows (block tier) < 64 MB | not run | — |") {
 		t.Error("the peak heap target must say it did not run when there is no PEAKHEAP line")
 	}
@@ -310,17 +300,7 @@ BenchmarkReadNumbers/modern/lz4/ch-go-2	 1	 1 ns/op	 0 B/row	 0 allocs/row	 10 c
 	if len(want) != len(modernTargetList) {
 		t.Fatalf("%d targets checked, %d in modernTargetList", len(want), len(modernTargetList))
 	}
-	for what, cells := range want {
-		line := ""
-		for _, l := range strings.Split(md, "\n") {
-			if strings.HasPrefix(l, "| "+what+" |") {
-				line = l
-			}
-		}
-		if !strings.HasSuffix(line, cells) {
-			t.Errorf("target %q:\n got %q\nwant suffix %q", what, line, cells)
-		}
-	}
+	checkTargetRows(t, md, want)
 	// Not in Targets: that table is the run of the rest of the page.
 	if tb := targets(groups, meta); strings.Contains(tb, "(26.7") {
 		t.Errorf("Targets shows a 26.7 target:\n%s", tb)
@@ -337,12 +317,19 @@ BenchmarkReadCompression/fake/zstd/chnative-blocks-2	 1	 1 ns/op	 0 B/row	 0 all
 `
 	groups, _, meta := parse(bufio.NewScanner(strings.NewReader(out)))
 	tb := targets(groups, meta)
-	for what, cells := range map[string]string{
+	checkTargetRows(t, tb, map[string]string{
 		"LZ4 read wall <= 1.3x the same read uncompressed (fake, UInt64+String+Float64, block tier)":  "| 1.30x | met |",
 		"ZSTD read wall <= 1.3x the same read uncompressed (fake, UInt64+String+Float64, block tier)": "| 2.00x | **missed** |",
-	} {
+	})
+}
+
+// checkTargetRows checks that the row of each target in want (by its text) ends with the cells
+// given: the measured value and the verdict.
+func checkTargetRows(t *testing.T, table string, want map[string]string) {
+	t.Helper()
+	for what, cells := range want {
 		line := ""
-		for _, l := range strings.Split(tb, "\n") {
+		for _, l := range strings.Split(table, "\n") {
 			if strings.HasPrefix(l, "| "+what+" |") {
 				line = l
 			}
