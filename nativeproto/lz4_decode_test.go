@@ -2,7 +2,6 @@ package nativeproto
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"os"
 	"testing"
@@ -131,10 +130,9 @@ func serverFrames(t testing.TB, name string) (payloads [][]byte, sizes []int) {
 		if len(b) < frameOverhead {
 			t.Fatalf("%s: %d bytes left, not a frame", name, len(b))
 		}
-		csize := int(binary.LittleEndian.Uint32(b[17:21]))
-		usize := int(binary.LittleEndian.Uint32(b[21:25]))
+		_, csize, usize := frameHeader(b)
 		payloads = append(payloads, b[frameOverhead:FrameChecksumSize+csize])
-		sizes = append(sizes, usize)
+		sizes = append(sizes, int(usize))
 		b = b[FrameChecksumSize+csize:]
 	}
 	return payloads, sizes
