@@ -156,6 +156,11 @@ func exec(t *testing.T, db *sql.DB, stmts ...string) {
 
 // replicatedTable creates, on every 18.16 replica, name_local (ReplicatedMergeTree, by shard) of
 // cols ordered by id and name over it (Distributed by intHash64(id)), dropped when t ends.
+//
+// Only a leader replica assigns merges on 18.16, so while a fault plan stalls the leader its peer
+// only gains parts; at the default limit (300 active parts) the server throws "Too many parts"
+// (code 252) at inserts that have nothing to do with the driver. The tables raise that limit, and
+// the delay threshold with it, so the inserts test counts only errors the faults cause.
 func replicatedTable(t *testing.T, cl *testenv.ClusterEnv, name, cols string) {
 	t.Helper()
 	db := nodeDB(t, cl, cl.Nodes()[0].Name)
@@ -164,7 +169,8 @@ func replicatedTable(t *testing.T, cl *testenv.ClusterEnv, name, cols string) {
 	exec(t, db, drop...)
 	exec(t, db,
 		q("CREATE TABLE %s.%s_local ON CLUSTER %s ")+"("+cols+") ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/"+
-			name+"_"+fmt.Sprint(time.Now().UnixNano())+"', '{replica}') ORDER BY id",
+			name+"_"+fmt.Sprint(time.Now().UnixNano())+"', '{replica}') ORDER BY id"+
+			" SETTINGS parts_to_delay_insert = 5000, parts_to_throw_insert = 5000",
 		q("CREATE TABLE %s.%s ON CLUSTER %s ")+"AS "+cl.Database+"."+name+"_local ENGINE = Distributed("+cl.Name+", "+
 			cl.Database+", "+name+"_local, intHash64(id))")
 	t.Cleanup(func() {
