@@ -10,8 +10,9 @@ import (
 // TestInsertBorrowedColumns inserts the same rows of fixed-width types (sent from the columns'
 // memory when a block's column has at least nativeproto.MinBorrow bytes and compression is off)
 // mixed with String and Nullable columns (always encoded into the buffer) in large blocks without
-// compression, in small blocks (every column copied) and with LZ4, and checks that the server
-// holds the same data for all three.
+// compression, in small blocks (every column copied), and with LZ4 and with ZSTD (1 MiB frames
+// cut across columns, fixed-width ones compressed from their own memory), and checks that the
+// server holds the same data for all four.
 func TestInsertBorrowedColumns(t *testing.T) {
 	const cols = "u8 UInt8, i16 Int16, s String, i32 Int32, i64 Int64, f32 Float32, e Enum8('a' = 1, 'b' = 2), " +
 		"d Decimal(18, 4), ts DateTime, day Date, n Nullable(String), f64 Float64"
@@ -62,7 +63,8 @@ func TestInsertBorrowedColumns(t *testing.T) {
 	borrowed := insert("compress=none")
 	copied := insert("compress=none", "insert_block_rows=1000")
 	lz4 := insert("compress=lz4")
-	if borrowed != copied || borrowed != lz4 {
-		t.Fatalf("checksums differ: borrowed %s, copied %s, lz4 %s", borrowed, copied, lz4)
+	zstd := insert("compress=zstd")
+	if borrowed != copied || borrowed != lz4 || borrowed != zstd {
+		t.Fatalf("checksums differ: borrowed %s, copied %s, lz4 %s, zstd %s", borrowed, copied, lz4, zstd)
 	}
 }

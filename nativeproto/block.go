@@ -365,12 +365,14 @@ func (b *Block) truncate(n int) {
 // name, type, [RevCustomSerialization] a zero serialization byte and, when the block has rows,
 // the state prefix and data. All columns must have the same number of rows.
 func WriteBlock(w *wire.Writer, rev Revision, withInfo bool, b *Block) error {
-	return writeBlock(w, rev, withInfo, b, nil)
+	return writeBlock(w, rev, withInfo, b, nil, nil)
 }
 
 // writeBlock is WriteBlock that, when borrow is not nil, hands the data of fixed-width columns of
-// at least MinBorrow bytes to borrow (at the point of w where it belongs) instead of copying it.
-func writeBlock(w *wire.Writer, rev Revision, withInfo bool, b *Block, borrow func([]byte)) error {
+// at least MinBorrow bytes to borrow (at the point of w where it belongs) instead of copying it,
+// and, when written is not nil, calls it after each column it wrote into w (so that the caller
+// can take the bytes w holds so far).
+func writeBlock(w *wire.Writer, rev Revision, withInfo bool, b *Block, borrow func([]byte), written func()) error {
 	rows := 0
 	if len(b.cols) > 0 {
 		rows = b.cols[0].Rows()
@@ -402,6 +404,9 @@ func writeBlock(w *wire.Writer, rev Revision, withInfo bool, b *Block, borrow fu
 				}
 			}
 			c.Write(w)
+			if written != nil {
+				written()
+			}
 		}
 	}
 	return nil

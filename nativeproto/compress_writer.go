@@ -19,7 +19,7 @@ const MaxLZ4Level = 12
 type Compressor struct {
 	method Method
 	level  int
-	lz4    *lz4.Compressor
+	lz4    *lz4Encoder
 	lz4hc  *lz4.CompressorHC
 	zenc   *zstd.Encoder
 }
@@ -37,7 +37,7 @@ func NewCompressor(m Method, level int) (*Compressor, error) {
 			return nil, fmt.Errorf("nativeproto: LZ4 level %d out of range 0..%d", level, MaxLZ4Level)
 		}
 		if level == 0 {
-			c.lz4 = new(lz4.Compressor)
+			c.lz4 = new(lz4Encoder)
 		} else {
 			c.lz4hc = &lz4.CompressorHC{Level: lz4.CompressionLevel(1) << (8 + level)}
 		}
@@ -100,7 +100,7 @@ func (c *Compressor) appendFrame(dst, chunk []byte) ([]byte, error) {
 		dst = growFrame(dst, frameOverhead+len(chunk))
 		copy(dst[start+frameOverhead:], chunk)
 	case MethodLZ4:
-		bound := lz4.CompressBlockBound(len(chunk))
+		bound := lz4CompressBound(len(chunk))
 		dst = growFrame(dst, frameOverhead+bound)
 		buf := dst[start+frameOverhead : start+frameOverhead+bound]
 		var n int
@@ -108,7 +108,7 @@ func (c *Compressor) appendFrame(dst, chunk []byte) ([]byte, error) {
 		if c.lz4hc != nil {
 			n, err = c.lz4hc.CompressBlock(chunk, buf)
 		} else {
-			n, err = c.lz4.CompressBlock(chunk, buf)
+			n, err = c.lz4.encode(chunk, buf)
 		}
 		if err != nil || n == 0 {
 			return dst[:start], fmt.Errorf("nativeproto: LZ4 compression failed (n=%d): %v", n, err)

@@ -13,7 +13,8 @@
 // ProfileEvents block body), server_logs.go and profile_events.go (the rows of Log and
 // ProfileEvents blocks as [LogEntry] and [ProfileEvent] values), native.go (the Native format),
 // and packet_reader.go / packet_writer.go, the connection-level helpers the driver drives.
-// compress*.go hold the compression frames, chunked.go the (declined) chunked packet negotiation,
+// compress*.go hold the compression frames, lz4_decode.go and lz4_encode.go the LZ4 block codec
+// (lz4_fast_*.go the decoder's fast loop, unsafe with a purego twin), chunked.go the (declined) chunked packet negotiation,
 // feature.go the revision gates with what was verified of each.
 //
 // # Conventions

@@ -3,7 +3,11 @@ package nativeproto
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"testing"
+
+	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 
 	"github.com/pierrec/lz4/v4"
 )
@@ -100,6 +104,10 @@ func lz4EncodeInputs(t testing.TB) [][]byte {
 			in = append(in, out)
 		}
 	}
+	ins := lz4InsertData() // a chunk of each column: UInt64, String, the String-Float64 seam, Float64
+	for _, off := range []int{0, 12 << 20, len(ins) - 8<<20 - 1000, len(ins) - 1<<20} {
+		in = append(in, ins[off:off+1<<20])
+	}
 	in = append(in, numbersBenchData(), lz4BenchData()[:200_000], bytes.Repeat([]byte{7}, 100_000),
 		bytes.Repeat([]byte("abc"), 7777), frameTestData("random", 70_000), frameTestData("text", 300_000))
 	for n := 0; n <= 40; n++ {
@@ -162,10 +170,11 @@ func FuzzLZ4Encode(f *testing.F) {
 	})
 }
 
-// BenchmarkLZ4Encode compresses 1 MiB chunks (a frame's worth) of three kinds of input with
+// BenchmarkLZ4Encode compresses 1 MiB chunks (a frame's worth) of four kinds of input with
 // pierrec/lz4's Compressor and with lz4Encoder: ClickHouse 26.7's numbers column and (UInt64,
-// String, Float64) block (the captured frames, decompressed) and BenchmarkLZ4Block's data.
-// SetBytes is the input size; ratio is output/input.
+// String, Float64) block (the captured frames, decompressed), BenchmarkLZ4Block's data, and the
+// insert benchmarks' 1M-row block (lz4InsertData, 36 chunks an op). SetBytes is the input size;
+// ratio is output/input.
 func BenchmarkLZ4Encode(b *testing.B) {
 	inputs := map[string][]byte{"bench": lz4BenchData()}
 	for _, name := range []string{"numbers", "usf"} {
@@ -180,9 +189,10 @@ func BenchmarkLZ4Encode(b *testing.B) {
 		}
 		inputs[name] = all
 	}
-	for _, name := range []string{"numbers", "usf", "bench"} {
+	inputs["insert"] = lz4InsertData()
+	for _, name := range []string{"numbers", "usf", "bench", "insert"} {
 		in := inputs[name]
-		dst := make([]byte, lz4CompressBound(len(in)))
+		dst := make([]byte, lz4CompressBound(FrameChunk))
 		var pc lz4.Compressor
 		var e lz4Encoder
 		for _, c := range []struct {
@@ -193,13 +203,36 @@ func BenchmarkLZ4Encode(b *testing.B) {
 				b.SetBytes(int64(len(in)))
 				n := 0
 				for b.Loop() {
-					var err error
-					if n, err = c.fn(in, dst); err != nil || n == 0 {
-						b.Fatal(n, err)
+					n = 0
+					for rest := in; len(rest) > 0; {
+						chunk := rest[:min(len(rest), FrameChunk)]
+						rest = rest[len(chunk):]
+						m, err := c.fn(chunk, dst)
+						if err != nil || m == 0 {
+							b.Fatal(m, err)
+						}
+						n += m
 					}
 				}
 				b.ReportMetric(float64(n)/float64(len(in)), "ratio")
 			})
 		}
 	}
+}
+
+// lz4InsertData is the body of one 1M-row block of the insert benchmarks' workload (id UInt64,
+// name String, val Float64: conformance/bench's insertData), each column whole, about 36 MB.
+func lz4InsertData() []byte {
+	var w wire.Writer
+	const rows = 1_000_000
+	ids, names, vals := columns.NewFixed[uint64](""), columns.NewString(), columns.NewFixed[float64]("")
+	for i := range rows {
+		ids.Append(uint64(i))
+		names.Append("name-" + strconv.Itoa(i%1000) + "-" + strconv.Itoa(i))
+		vals.Append(float64(i) * 0.25)
+	}
+	ids.Write(&w)
+	names.Write(&w)
+	vals.Write(&w)
+	return w.Buf
 }

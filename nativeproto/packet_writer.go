@@ -105,6 +105,12 @@ func (p *PacketWriter) WriteQuery(q *Query) error { return q.Encode(&p.buf, p.re
 
 // WriteData appends a Data packet: code, table name, and the block, compressed when a Compressor
 // is set. On error nothing is appended.
+//
+// Compressed, the block goes out as frames of FrameChunk bytes of its Native form, cut where the
+// bytes fall (the frames do not follow columns). Large fixed-width columns are compressed from
+// the columns' own memory, and the other columns' bytes leave the body buffer a whole frame at a
+// time after each column, so the uncompressed buffer holds at most one column and a frame, not
+// the block.
 func (p *PacketWriter) WriteData(table string, b *Block) error {
 	start := len(p.buf.Buf)
 	p.buf.UVarInt(uint64(ClientCodeData))
@@ -117,11 +123,60 @@ func (p *PacketWriter) WriteData(table string, b *Block) error {
 		return nil
 	}
 	p.body.Reset()
-	if err := WriteBlock(&p.body, p.rev, true, b); err != nil {
+	var cerr error
+	err := writeBlock(&p.body, p.rev, true, b, func(data []byte) {
+		if cerr == nil {
+			cerr = p.compressBody(data)
+		}
+	}, func() {
+		if cerr == nil {
+			cerr = p.compressBody(nil)
+		}
+	})
+	if err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = p.appendCompressed(start)
+	}
+	if err != nil {
 		p.buf.Buf = p.buf.Buf[:start]
 		return err
 	}
-	return p.appendCompressed(start)
+	return nil
+}
+
+// compressBody appends the body's bytes and then data as frames of FrameChunk bytes, as far as
+// whole frames go, and leaves the rest (under FrameChunk bytes) in the body. data is compressed
+// where it lies, but for the bytes that fill the body's last frame and those left over.
+func (p *PacketWriter) compressBody(data []byte) error {
+	body := p.body.Buf
+	whole := len(body) - len(body)%FrameChunk
+	var err error
+	if whole > 0 {
+		if p.buf.Buf, err = p.comp.Append(p.buf.Buf, body[:whole]); err != nil {
+			return err
+		}
+		body = body[:copy(body, body[whole:])]
+	}
+	if len(body)+len(data) < FrameChunk {
+		p.body.Buf = append(body, data...)
+		return nil
+	}
+	if len(body) > 0 {
+		fill := FrameChunk - len(body)
+		body = append(body, data[:fill]...)
+		data = data[fill:]
+		if p.buf.Buf, err = p.comp.Append(p.buf.Buf, body); err != nil {
+			return err
+		}
+	}
+	whole = len(data) - len(data)%FrameChunk
+	if p.buf.Buf, err = p.comp.Append(p.buf.Buf, data[:whole]); err != nil {
+		return err
+	}
+	p.body.Buf = append(body[:0], data[whole:]...)
+	return nil
 }
 
 // WriteDataBorrowed is WriteData that, without compression, does not copy the data of large
@@ -136,7 +191,7 @@ func (p *PacketWriter) WriteDataBorrowed(table string, b *Block) error {
 	p.buf.String(table)
 	if err := writeBlock(&p.buf, p.rev, true, b, func(data []byte) {
 		p.borrowed = append(p.borrowed, borrowedSeg{at: len(p.buf.Buf), data: data})
-	}); err != nil {
+	}, nil); err != nil {
 		p.buf.Buf = p.buf.Buf[:start]
 		clear(p.borrowed[nb:])
 		p.borrowed = p.borrowed[:nb]

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
 
 // borrowBlock has large and small fixed-width columns around a String column, so that borrowed
@@ -155,5 +156,48 @@ func TestWriteDataBorrowedError(t *testing.T) {
 	}
 	if pw.Len() != 1 || len(pw.borrowed) != 0 {
 		t.Fatalf("pending %d bytes, %d borrowed", pw.Len(), len(pw.borrowed))
+	}
+}
+
+// TestWriteDataCompressedFrames: a compressed Data packet is the block's Native form cut into
+// frames of FrameChunk bytes wherever the bytes fall, the same as compressing the whole body at
+// once, for blocks whose columns (fixed-width ones compressed from their own memory, String ones
+// through the body) end before, at and across frame boundaries; and the body buffer holds no more
+// than a frame beyond the largest String column.
+func TestWriteDataCompressedFrames(t *testing.T) {
+	for _, rows := range []int{0, 1, 3000, 70000, FrameChunk / 8, 300_000} {
+		for _, m := range []Method{MethodLZ4, MethodZSTD} {
+			t.Run(fmt.Sprintf("%d/%v", rows, m), func(t *testing.T) {
+				b := borrowBlock(rows)
+				comp, err := NewCompressor(m, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var body wire.Writer
+				if err := WriteBlock(&body, ClientRevision, true, b); err != nil {
+					t.Fatal(err)
+				}
+				var want wire.Writer
+				want.UVarInt(uint64(ClientCodeData))
+				want.String("t")
+				if want.Buf, err = comp.Append(want.Buf, body.Buf); err != nil {
+					t.Fatal(err)
+				}
+				pw := NewPacketWriter()
+				pw.SetCompressor(comp)
+				if err := pw.WriteData("t", b); err != nil {
+					t.Fatal(err)
+				}
+				requireBytes(t, pw.Buffer().Buf, want.Buf)
+				strs, _ := b.Column(1).(*columns.String).Data()
+				limit := (FrameChunk + len(strs) + rows) * 3 / 2 // String bytes, their lengths, growth
+				if rows == 300_000 && limit >= len(body.Buf) {
+					t.Fatalf("limit %d does not test anything for a block of %d", limit, len(body.Buf))
+				}
+				if cap(pw.body.Buf) > limit {
+					t.Fatalf("body buffer of %d bytes for a block of %d, want at most %d", cap(pw.body.Buf), len(body.Buf), limit)
+				}
+			})
+		}
 	}
 }
