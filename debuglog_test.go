@@ -133,10 +133,23 @@ func TestDebugTrueLogsToStderr(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The result is read to its end, so the query ends with the server's EndOfStream ("query
+	// done"); QueryRow would close the rows after the first one, and on a loaded machine that
+	// Close can come before EndOfStream and cancel the query instead.
 	var n int
-	if err := db.QueryRow("SELECT 11").Scan(&n); err != nil || n != 11 {
+	rows, err := db.Query("SELECT 11")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rows.Err(); err != nil || n != 11 {
 		t.Fatal(n, err)
 	}
+	rows.Close()
 	db.Close()
 	w.Close()
 	out, _ := io.ReadAll(r)

@@ -259,11 +259,41 @@ in_dir() {
 run_go 18.16
 run_go 26.7
 
+# cluster_logs prints the end of each cluster node's error log (18.16) or output (26.7, ZooKeeper).
+cluster_logs() {
+	local dir="${CHNATIVE_CLUSTER_STATE_DIR:-/tmp/chnative-cluster}" f
+	for f in "$dir"/*/log/{clickhouse-server.err,launcher,zookeeper}.log; do
+		[[ -s "$f" ]] || continue
+		echo "==> the end of $f"
+		if [[ "$f" == *.err.log ]]; then # 18.16's: its last errors, without their stack traces
+			grep -a -E '<(Fatal|Error)>|Application' "$f" | tail -n 6 | cut -c1-300
+		else
+			tail -n 10 "$f" | cut -c1-300
+		fi
+	done
+}
+
 # The cluster's fault tests: they kill, stall and restart its nodes under load (bounded in time).
 if [[ -d conformance/cluster ]]; then
 	step "go test -race -count=1 ./cluster/ (conformance, the test cluster: $CHNATIVE_CLUSTER_HOSTS)"
 	# shellcheck disable=SC2086
 	check in_dir conformance gotest -race -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-} ./cluster/
+	# What each node is left in, and on a failure the end of every node's error log: the cause
+	# of a node that died or would not come back is only there.
+	# A node left down is brought back, so that the later steps (whose testenv checks the
+	# cluster's nodes) do not fail for what this step already reported.
+	cluster_status="$(scripts/cluster.sh status 2>&1)" && healthy=1 || healthy=0
+	echo "$cluster_status"
+	if [[ "$healthy" == 0 || "${failed_steps[*]:-}" == *"./cluster/"* ]]; then
+		cluster_logs
+	fi
+	if [[ "$healthy" == 0 ]]; then
+		for n in zk s1r1 s1r2 s2r1 s2r2 m1 m2; do
+			grep -q "$n: healthy" <<<"$cluster_status" && continue
+			scripts/cluster.sh resume "$n" 2>/dev/null || true
+			scripts/cluster.sh restart "$n" || echo "test.sh: could not bring $n back" >&2
+		done
+	fi
 fi
 use_server 18.16 # the benchmarks' "real" server is CHNATIVE_DSN, 18.16
 

@@ -275,18 +275,35 @@ func (p faultPlan) run(t *testing.T, cl *testenv.ClusterEnv, report func(phase s
 		time.Sleep(d)
 		report(name)
 	}
+	// A plan stopped half-way (a failed Restart is a t.Fatal) gives its node back before the
+	// next test: a node left killed or stopped would fail every test after this one.
+	var down, undo string
+	defer func() {
+		if down == "" {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+		defer cancel()
+		if err := cl.Do(ctx, undo, down); err != nil {
+			t.Errorf("giving %s back after the plan stopped: %v", down, err)
+		}
+	}()
 	pause("healthy", 2*time.Second)
 	for _, s := range p.steps {
 		if s.stall {
+			down, undo = s.node, "resume"
 			cl.Stall(t, s.node)
 			pause(s.node+" stalled", s.hold)
 			cl.Resume(t, s.node)
+			down = ""
 			pause(s.node+" resumed", 3*time.Second)
 			continue
 		}
+		down, undo = s.node, "restart"
 		cl.Kill(t, s.node)
 		pause(s.node+" killed", s.hold)
 		cl.Restart(t, s.node)
+		down = ""
 		pause(s.node+" restarted", 2*time.Second)
 	}
 }
