@@ -17,6 +17,9 @@ func lz4Seeds(t testing.TB) [][]byte {
 		numbersBenchData()[:4096], lz4BenchData()[:50000], bytes.Repeat([]byte{7}, 1000),
 		bytes.Repeat([]byte("abc"), 777), []byte("x"), frameTestData("random", 300),
 		append(bytes.Repeat([]byte("0123456789"), 40), "tail"...),
+		// Runs of the integer shape (lz4IntRun) after a match of another offset, and not
+		// aligned to 8 bytes.
+		append(append(append([]byte{}, numbersBenchData()[:2048]...), lz4BenchData()[:300]...), numbersBenchData()[2051:4096]...),
 	}
 	for _, in := range inputs {
 		comp := make([]byte, lz4.CompressBlockBound(len(in)))

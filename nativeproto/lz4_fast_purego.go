@@ -15,6 +15,26 @@ import (
 func lz4Fast(src, dst []byte, st *lz4State) error {
 	si, di, w, wok := st.si, st.di, st.w, st.wok
 	for si+33 <= len(src) && di+40 <= len(dst) {
+		// A run of the integer shape (lz4IntRun).
+		if p := binary.LittleEndian.Uint32(src[si:]); p&lz4IntMask == lz4IntSeq && (wok || di >= 8) {
+			if !wok {
+				w = binary.LittleEndian.Uint64(dst[di-8:])
+			}
+			for {
+				w = w&^0xff | uint64(byte(p>>8))
+				binary.LittleEndian.PutUint64(dst[di:], w)
+				si += 4
+				di += 8
+				if si+33 > len(src) || di+40 > len(dst) {
+					break
+				}
+				if p = binary.LittleEndian.Uint32(src[si:]); p&lz4IntMask != lz4IntSeq {
+					break
+				}
+			}
+			wok = true
+			continue
+		}
 		tok := src[si]
 		lit := int(tok >> 4)
 		if lit == 15 || tok&15 == 15 {

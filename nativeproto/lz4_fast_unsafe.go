@@ -24,6 +24,27 @@ func lz4Fast(src, dst []byte, st *lz4State) error {
 	sp := unsafe.Pointer(unsafe.SliceData(src))
 	dp := unsafe.Pointer(unsafe.SliceData(dst))
 	for si+33 <= len(src) && di+40 <= len(dst) {
+		// A run of the integer shape: token 0x13 (1 literal, a 7-byte match), offset 8. Each
+		// is the 8 bytes before it with the low byte replaced; see lz4IntRun.
+		if p := *(*uint32)(unsafe.Add(sp, si)); p&lz4IntMask == lz4IntSeq && (wok || di >= 8) {
+			if !wok {
+				w = *(*uint64)(unsafe.Add(dp, di-8))
+			}
+			for {
+				w = w&^0xff | uint64(byte(p>>8))
+				*(*uint64)(unsafe.Add(dp, di)) = w
+				si += 4
+				di += 8
+				if si+33 > len(src) || di+40 > len(dst) {
+					break
+				}
+				if p = *(*uint32)(unsafe.Add(sp, si)); p&lz4IntMask != lz4IntSeq {
+					break
+				}
+			}
+			wok = true
+			continue
+		}
 		tok := *(*byte)(unsafe.Add(sp, si))
 		lit := int(tok >> 4)
 		if lit == 15 || tok&15 == 15 {
