@@ -276,6 +276,7 @@ cluster_logs() {
 # The cluster's fault tests: they kill, stall and restart its nodes under load (bounded in time).
 if [[ -d conformance/cluster ]]; then
 	step "go test -race -count=1 ./cluster/ (conformance, the test cluster: $CHNATIVE_CLUSTER_HOSTS)"
+	failed_before=${#failed_steps[@]}
 	# shellcheck disable=SC2086
 	check in_dir conformance gotest -race -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-} ./cluster/
 	# What each node is left in, and on a failure the end of every node's error log: the cause
@@ -284,16 +285,14 @@ if [[ -d conformance/cluster ]]; then
 	# cluster's nodes) do not fail for what this step already reported.
 	cluster_status="$(scripts/cluster.sh status 2>&1)" && healthy=1 || healthy=0
 	echo "$cluster_status"
-	if [[ "$healthy" == 0 || "${failed_steps[*]:-}" == *"./cluster/"* ]]; then
+	if [[ "$healthy" == 0 || ${#failed_steps[@]} -gt $failed_before ]]; then
 		cluster_logs
 	fi
-	if [[ "$healthy" == 0 ]]; then
-		for n in zk s1r1 s1r2 s2r1 s2r2 m1 m2; do
-			grep -q "$n: healthy" <<<"$cluster_status" && continue
-			scripts/cluster.sh resume "$n" 2>/dev/null || true
-			scripts/cluster.sh restart "$n" || echo "test.sh: could not bring $n back" >&2
-		done
-	fi
+	# status prints "cluster.sh: NODE: STATE (...)" for every node.
+	for n in $(sed -n '/: healthy (/d; s/^cluster\.sh: \([^:]*\): .*/\1/p' <<<"$cluster_status"); do
+		scripts/cluster.sh resume "$n" 2>/dev/null || true
+		scripts/cluster.sh restart "$n" || echo "test.sh: could not bring $n back" >&2
+	done
 fi
 use_server 18.16 # the benchmarks' "real" server is CHNATIVE_DSN, 18.16
 
