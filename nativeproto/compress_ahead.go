@@ -162,7 +162,7 @@ func (r *FrameReader) decompressAhead() {
 	}
 }
 
-func (r *FrameReader) runJob(j aheadJob, zd **zstd.Decoder) {
+func (r *FrameReader) runJob(j aheadJob, zd **zstdFrames) {
 	a, frame := j.a, j.frame
 	m, csize, _ := frameHeader(frame)
 	out := a.out[aheadPrefix : aheadPrefix+a.usize : min(len(a.out), aheadPrefix+a.usize+zstdSlack)]

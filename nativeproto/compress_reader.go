@@ -65,9 +65,9 @@ type FrameReader struct {
 	data []byte         // unread decompressed bytes of the current frame
 	comp []byte         // whole current frame: checksum, header, payload
 	out  []byte         // decompression buffer (LZ4, ZSTD)
-	zd   *zstd.Decoder  // the inline reads' and the decompress-ahead goroutine's (never at once)
+	zd   *zstdFrames    // the inline reads' and the decompress-ahead goroutine's (never at once)
 	// stealZD is the ZSTD decoder of frames the reader decompresses ahead itself (steal).
-	stealZD *zstd.Decoder
+	stealZD *zstdFrames
 	err     error
 	// direct, during Read, is the caller's buffer: a frame of at most len(direct) bytes is
 	// decompressed into it and directN set to its size, instead of into out.
@@ -275,7 +275,7 @@ func verifyChecksum(frame []byte, m Method, csize, usize uint32) error {
 // decodeFrame verifies a whole LZ4 or ZSTD frame and decompresses its payload into out, which
 // is exactly usize bytes. It runs on the reader's goroutine or, for a frame decompressed ahead,
 // on that goroutine, never on both at once (the reader joins first): the ZSTD decoder is shared.
-func decodeFrame(frame []byte, m Method, csize, usize uint32, out []byte, zdp **zstd.Decoder) (int, error) {
+func decodeFrame(frame []byte, m Method, csize, usize uint32, out []byte, zdp **zstdFrames) (int, error) {
 	if err := verifyChecksum(frame, m, csize, usize); err != nil {
 		return 0, err
 	}
@@ -299,27 +299,12 @@ func decodeFrame(frame []byte, m Method, csize, usize uint32, out []byte, zdp **
 			return 0, fe(fmt.Sprintf("ZSTD frame content size %d differs from uncompressed_size", h.FrameContentSize), nil)
 		}
 		if *zdp == nil {
-			zd, err := zstd.NewReader(nil,
-				zstd.WithDecoderConcurrency(1),
-				zstd.WithDecoderMaxMemory(MaxFrameUncompressed),
-				zstd.WithDecoderMaxWindow(MaxFrameUncompressed),
-				zstd.WithDecodeAllCapLimit(true),
-			)
-			if err != nil {
-				return 0, fe("creating ZSTD decoder", err)
-			}
-			*zdp = zd
+			*zdp = new(zstdFrames)
 		}
-		// The cap limit (WithDecodeAllCapLimit) keeps the output in out's memory; the slack
-		// after it (output, zstdSlack) lets the decoder's fast copies run to the frame's end.
-		res, err := (*zdp).DecodeAll(payload, out[:0:cap(out)])
-		if err != nil {
+		if err := (*zdp).decode(payload, out); err != nil {
 			return 0, fe("ZSTD decompression failed", err)
 		}
-		if len(res) != len(out) {
-			return 0, fe(fmt.Sprintf("ZSTD payload decompressed to %d bytes", len(res)), nil)
-		}
-		return len(res), nil
+		return len(out), nil
 	}
 	panic("unreachable: method checked in checkHeader")
 }

@@ -125,7 +125,12 @@ func FuzzLZ4Decode(f *testing.F) {
 // serverFrames returns the LZ4 frames of testdata/lz4/name.frames (captured from ClickHouse
 // 26.7 by testdata/lz4/gen.go): each frame's payload and its declared uncompressed size.
 func serverFrames(t testing.TB, name string) (payloads [][]byte, sizes []int) {
-	b, err := os.ReadFile("testdata/lz4/" + name + ".frames")
+	return methodFrames(t, "lz4", name)
+}
+
+// methodFrames is serverFrames for the frames of method (lz4, zstd) in testdata/method.
+func methodFrames(t testing.TB, method, name string) (payloads [][]byte, sizes []int) {
+	b, err := os.ReadFile("testdata/" + method + "/" + name + ".frames")
 	if err != nil {
 		t.Fatal(err)
 	}

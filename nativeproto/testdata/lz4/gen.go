@@ -1,9 +1,11 @@
 //go:build ignore
 
-// gen captures the LZ4 frames ClickHouse sends for two result shapes, the frames
-// BenchmarkLZ4Frames and TestLZ4Frames decode. Run it against a 26.7 server (scripts/modern.sh):
+// gen captures the LZ4 (or ZSTD) frames ClickHouse sends for two result shapes, the frames
+// BenchmarkLZ4Frames and TestLZ4Frames (BenchmarkZSTDFrames, TestZSTDFrames) decode. Run it
+// against a 26.7 server (scripts/modern.sh):
 //
-//	CHNATIVE_MODERN_DSN=... go run ./nativeproto/testdata/lz4/gen.go
+//	CHNATIVE_MODERN_DSN=... go run ./nativeproto/testdata/lz4/gen.go       # testdata/lz4
+//	CHNATIVE_MODERN_DSN=... go run ./nativeproto/testdata/lz4/gen.go zstd  # testdata/zstd
 //
 // It reads every byte the server sends through the Connector's Dialer and keeps each compressed
 // frame, found by its CityHash128 checksum, whole (checksum, header, payload), in order.
@@ -47,8 +49,12 @@ func (r recorder) Read(p []byte) (int, error) {
 }
 
 func main() {
+	method, code := "lz4", byte(0x82)
+	if len(os.Args) > 1 && os.Args[1] == "zstd" {
+		method, code = "zstd", 0x90
+	}
 	for name, q := range queries {
-		cfg, err := dsn.Parse(os.Getenv("CHNATIVE_MODERN_DSN") + "?compress=lz4")
+		cfg, err := dsn.Parse(os.Getenv("CHNATIVE_MODERN_DSN") + "?compress=" + method)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -76,21 +82,21 @@ func main() {
 		rows.Close()
 		db.Close()
 		mu.Lock()
-		frames := findFrames(got)
+		frames := findFrames(got, code)
 		mu.Unlock()
-		if err := os.WriteFile("nativeproto/testdata/lz4/"+name+".frames", frames, 0o644); err != nil {
+		if err := os.WriteFile("nativeproto/testdata/"+method+"/"+name+".frames", frames, 0o644); err != nil {
 			log.Fatal(err)
 		}
 		fmt.Printf("%s: %d bytes of frames\n", name, len(frames))
 	}
 }
 
-// findFrames returns, concatenated, every LZ4 frame in b whose checksum matches.
-func findFrames(b []byte) []byte {
+// findFrames returns, concatenated, every frame of the method code in b whose checksum matches.
+func findFrames(b []byte, code byte) []byte {
 	var out []byte
 	for i := 0; i+25 <= len(b); {
 		csize := int(binary.LittleEndian.Uint32(b[i+17:]))
-		if b[i+16] == 0x82 && csize >= 9 && i+16+csize <= len(b) {
+		if b[i+16] == code && csize >= 9 && i+16+csize <= len(b) {
 			h := city.CH128(b[i+16 : i+16+csize])
 			if binary.LittleEndian.Uint64(b[i:]) == h.Low && binary.LittleEndian.Uint64(b[i+8:]) == h.High {
 				out = append(out, b[i:i+16+csize]...)
