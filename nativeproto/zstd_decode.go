@@ -80,7 +80,14 @@ func (d *zstdDecoder) decode(dst, src []byte) error {
 	p := 5
 	single := fhd&0x20 != 0
 	if !single {
-		p++ // window descriptor: dst is the whole frame, so any window is within it
+		// dst is the whole frame, so matches need no window of their own; the descriptor is
+		// still held to the limit klauspost's decoder has in decodeFrame.
+		wd := src[p]
+		base := uint64(1) << (10 + wd>>3)
+		if w := base + base/8*uint64(wd&7); w > MaxFrameUncompressed {
+			return zstdCorrupt(p, "window of %d bytes is above %d", w, MaxFrameUncompressed)
+		}
+		p++
 	}
 	fcsLen := [4]int{0, 2, 4, 8}[fhd>>6]
 	if fcsLen == 0 && single {

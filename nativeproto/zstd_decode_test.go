@@ -54,6 +54,15 @@ func zstdInputs() map[string][]byte {
 	}
 	in["skewed"] = skew
 	in["short"] = []byte("abcabcabcabcabcab")
+	// Small blocks' literals are Huffman-coded in one stream instead of four.
+	in["small text"] = txt[:300]
+	in["small mixed"] = append(append([]byte{}, n[:200]...), txt[:200]...)
+	// Literals of one repeated byte are RLE-coded.
+	var rle []byte
+	for i := range 2000 {
+		rle = fmt.Appendf(rle, "%sZ", "abcdefghijklmnopqrstuvwxyz"[:5+i*7%19])
+	}
+	in["one literal byte"] = rle
 	return in
 }
 
@@ -142,7 +151,8 @@ func FuzzZSTDDecode(f *testing.F) {
 		f.Add(binary.LittleEndian.AppendUint32(nil, uint32(h.FrameContentSize)), s)
 	}
 	var d zstdDecoder
-	ref, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
+	ref, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30),
+		zstd.WithDecoderMaxWindow(MaxFrameUncompressed))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -248,6 +258,96 @@ func TestZSTDFramesChoice(t *testing.T) {
 			if z.skip != wantSkip {
 				t.Fatalf("%s round %d: skip %d, want %d (%d of %d sequences of the integer shape)",
 					c.name, round, z.skip, wantSkip, z.fast.intSeqs, z.fast.seqs)
+			}
+		}
+	}
+}
+
+// TestZSTDHandmadeFrames: parts of the format no encoder here writes (RLE literals, RLE and raw
+// blocks, a frame content size of 2 bytes) decode as klauspost's decoder decodes them.
+func TestZSTDHandmadeFrames(t *testing.T) {
+	frame := func(fcs []byte, blocks ...[]byte) []byte {
+		f := []byte{0x28, 0xb5, 0x2f, 0xfd}
+		switch len(fcs) {
+		case 1:
+			f = append(f, 0x20) // single segment, 1-byte content size
+		case 2:
+			f = append(f, 0x60) // single segment, 2-byte content size (+256)
+		}
+		f = append(f, fcs...)
+		for i, b := range blocks {
+			if i == len(blocks)-1 {
+				b[0] |= 1 // last block
+			}
+			f = append(f, b...)
+		}
+		return f
+	}
+	block := func(typ, size int, body ...byte) []byte {
+		h := uint32(size)<<3 | uint32(typ)<<1
+		return append([]byte{byte(h), byte(h >> 8), byte(h >> 16)}, body...)
+	}
+	for _, c := range []struct {
+		name  string
+		frame []byte
+		size  int
+	}{
+		// A compressed block of 20 RLE literals 'x' (1-byte header: size<<3 | RLE) and no sequences.
+		{"RLE literals", frame([]byte{20}, block(2, 3, 20<<3|1, 'x', 0)), 20},
+		{"raw then RLE block", frame([]byte{7}, block(0, 4, 'a', 'b', 'c', 'd'), block(1, 3, 'z')), 7},
+		{"2-byte content size", frame([]byte{44, 0}, block(1, 300, '-')), 300},
+		{"empty raw block last", frame([]byte{3}, block(0, 3, 'a', 'b', 'c'), block(0, 0)), 3},
+	} {
+		want, err := zstdRef(t, c.frame, c.size)
+		if err != nil || len(want) != c.size {
+			t.Fatalf("%s: klauspost: %d bytes, %v", c.name, len(want), err)
+		}
+		var d zstdDecoder
+		got := make([]byte, c.size)
+		if err := d.decode(got, c.frame); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%s: %v, %q, want %q", c.name, err, got, want)
+		}
+	}
+}
+
+// TestZSTDCorrupt: every cut and every changed byte of valid frames either fails with a
+// *ZSTDError or decodes to what klauspost's decoder makes of it, and nothing panics.
+func TestZSTDCorrupt(t *testing.T) {
+	ref, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(MaxFrameUncompressed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d zstdDecoder
+	check := func(what string, frame []byte, size int) {
+		got := make([]byte, size)
+		err := d.decode(got, frame)
+		if errors.Is(err, errZSTDFallback) {
+			return
+		}
+		if err != nil {
+			var ze *ZSTDError
+			if !errors.As(err, &ze) {
+				t.Fatalf("%s: error %v is not a *ZSTDError", what, err)
+			}
+			return
+		}
+		if want, rerr := ref.DecodeAll(frame, nil); rerr != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%s: decoded %d bytes; klauspost: %d bytes, %v", what, size, len(want), rerr)
+		}
+	}
+	enc, _ := zstd.NewWriter(nil, zstd.WithEncoderCRC(false), zstd.WithEncoderLevel(zstd.SpeedFastest))
+	in := zstdInputs()
+	for _, name := range []string{"small text", "small mixed", "one literal byte"} {
+		f := enc.EncodeAll(in[name], nil)
+		size := len(in[name])
+		for n := range len(f) {
+			check(fmt.Sprintf("%s cut to %d", name, n), f[:n], size)
+		}
+		for i := range f {
+			for _, x := range []byte{0x01, 0x80, 0xff} {
+				g := bytes.Clone(f)
+				g[i] ^= x
+				check(fmt.Sprintf("%s byte %d ^ %#x", name, i, x), g, size)
 			}
 		}
 	}
