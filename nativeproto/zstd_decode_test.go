@@ -88,10 +88,11 @@ func TestZSTDDecode(t *testing.T) {
 }
 
 // TestZSTDServerFrames: the frames ClickHouse 26.7 sent decode to what klauspost's decoder
-// makes of them, without falling back.
+// makes of them, without falling back. (text's frames have several blocks each, some of whose
+// literals reuse the Huffman table of the block before: treeless literals.)
 func TestZSTDServerFrames(t *testing.T) {
 	var d zstdDecoder
-	for _, name := range []string{"numbers", "usf"} {
+	for _, name := range []string{"numbers", "usf", "text"} {
 		payloads, sizes := methodFrames(t, "zstd", name)
 		for i, p := range payloads {
 			want, err := zstdRef(t, p, sizes[i])
@@ -184,7 +185,7 @@ func FuzzZSTDDecode(f *testing.F) {
 // zstdDecoder alone, and with zstdFrames, the two as the FrameReader chooses between them.
 // SetBytes is the decompressed size.
 func BenchmarkZSTDFrames(b *testing.B) {
-	for _, name := range []string{"numbers", "usf"} {
+	for _, name := range []string{"numbers", "usf", "text"} {
 		payloads, sizes := methodFrames(b, "zstd", name)
 		total := 0
 		outs := make([][]byte, len(sizes))

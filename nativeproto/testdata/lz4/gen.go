@@ -1,7 +1,7 @@
 //go:build ignore
 
-// gen captures the LZ4 (or ZSTD) frames ClickHouse sends for two result shapes, the frames
-// BenchmarkLZ4Frames and TestLZ4Frames (BenchmarkZSTDFrames, TestZSTDFrames) decode. Run it
+// gen captures the LZ4 (or ZSTD) frames ClickHouse sends for three result shapes, the frames
+// BenchmarkLZ4Frames and TestLZ4ServerFrames (BenchmarkZSTDFrames, TestZSTDServerFrames) decode. Run it
 // against a 26.7 server (scripts/modern.sh):
 //
 //	CHNATIVE_MODERN_DSN=... go run ./nativeproto/testdata/lz4/gen.go       # testdata/lz4
@@ -32,6 +32,8 @@ var queries = map[string]string{
 	"numbers": "SELECT number FROM system.numbers_mt LIMIT 65536 SETTINGS max_block_size = 65536, max_threads = 1",
 	// The suite's (UInt64, String, Float64) shape.
 	"usf": "SELECT number AS id, concat('name-', toString(number % 1000), '-', toString(number)) AS name, number * 0.25 AS val FROM numbers(16384) SETTINGS max_block_size = 16384",
+	// Text of several 128 KiB zstd blocks a frame (only the ZSTD tests read it).
+	"text": "SELECT concat('user-', toString(cityHash64(number) % 100000), '@example.com') AS s FROM numbers(60000) SETTINGS max_block_size = 20000",
 }
 
 type recorder struct {
