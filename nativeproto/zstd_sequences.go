@@ -64,12 +64,7 @@ func zstdFill(in []byte, off int, value uint64, used uint) (int, uint64, uint) {
 // of bits used. Past the stream's start it reads zeros, up to 64 bits in all; after that the
 // value is garbage, not zeros, but the stream has then overflowed, which the caller finds at
 // its end, and every value it used was bounds-checked.
-func zstdGet(value uint64, used uint, n uint64) (uint32, uint) {
-	return uint32(value << (used & 63) >> 1 >> ((63 - n) & 63)), used + uint(n)
-}
-
-// zstdGet64 is zstdGet for up to 57 bits.
-func zstdGet64(value uint64, used uint, n uint64) (uint64, uint) {
+func zstdGet(value uint64, used uint, n uint64) (uint64, uint) {
 	return value << (used & 63) >> 1 >> ((63 - n) & 63), used + uint(n)
 }
 
@@ -95,10 +90,13 @@ func (d *zstdDecoder) sequences(dst []byte, op int, lits []byte, nbSeq int, s []
 	}
 	in, off, value, used := br.in, br.off, br.value, br.used
 	llT, offT, mlT := &d.llT.e, &d.offT.e, &d.mlT.e
-	var llS, offS, mlS uint32
-	llS, used = zstdGet(value, used, uint64(d.llT.log))
-	offS, used = zstdGet(value, used, uint64(d.offT.log))
-	mlS, used = zstdGet(value, used, uint64(d.mlT.log))
+	var x uint64
+	x, used = zstdGet(value, used, uint64(d.llT.log))
+	llS := uint32(x)
+	x, used = zstdGet(value, used, uint64(d.offT.log))
+	offS := uint32(x)
+	x, used = zstdGet(value, used, uint64(d.mlT.log))
+	mlS := uint32(x)
 	r0, r1, r2 := d.rep[0], d.rep[1], d.rep[2]
 	lp := 0
 	lpad := lits[:cap(lits)] // literals may be loaded a word at a time past their end
@@ -133,35 +131,30 @@ func (d *zstdDecoder) sequences(dst []byte, op int, lits []byte, nbSeq int, s []
 			}
 		}
 		ov, ml, ll := uint32(oe), uint32(me), uint32(le)
-		{
-			// The three values' extra bits (offset's first), then the three states' bits
-			// (literal length's first), each read at once and taken apart.
-			ob, mb, lb := oe>>32&0xff, me>>32&0xff, le>>32&0xff
+		// The three values' extra bits (offset's first), then the three states' bits
+		// (literal length's first), each read at once and taken apart.
+		ob, mb, lb := oe>>32&0xff, me>>32&0xff, le>>32&0xff
+		off, value, used = zstdFill(in, off, value, used)
+		if ob+mb+lb <= 56 {
+			x, used = zstdGet(value, used, ob+mb+lb)
+			ov += uint32(x >> ((mb + lb) & 63)) // shifts masked: no checks for 64 and more
+			ml += uint32(x >> (lb & 63) & (1<<(mb&63) - 1))
+			ll += uint32(x & (1<<(lb&63) - 1))
+		} else { // a long offset
+			x, used = zstdGet(value, used, ob)
+			ov += uint32(x)
 			off, value, used = zstdFill(in, off, value, used)
-			if ob+mb+lb <= 56 {
-				var x uint64
-				x, used = zstdGet64(value, used, ob+mb+lb)
-				ov += uint32(x >> ((mb + lb) & 63)) // shifts masked: no checks for 64 and more
-				ml += uint32(x >> (lb & 63) & (1<<(mb&63) - 1))
-				ll += uint32(x & (1<<(lb&63) - 1))
-			} else { // a long offset
-				var x uint64
-				x, used = zstdGet64(value, used, ob)
-				ov += uint32(x)
-				off, value, used = zstdFill(in, off, value, used)
-				x, used = zstdGet64(value, used, mb+lb)
-				ml += uint32(x >> (lb & 63))
-				ll += uint32(x & (1<<(lb&63) - 1))
-			}
-			if i+1 < nbSeq {
-				lsb, msb, osb := le>>40&0xff, me>>40&0xff, oe>>40&0xff
-				off, value, used = zstdFill(in, off, value, used)
-				var x uint64
-				x, used = zstdGet64(value, used, lsb+msb+osb)
-				llS = uint32(le>>48) + uint32(x>>((msb+osb)&63))
-				mlS = uint32(me>>48) + uint32(x>>(osb&63)&(1<<(msb&63)-1))
-				offS = uint32(oe>>48) + uint32(x&(1<<(osb&63)-1))
-			}
+			x, used = zstdGet(value, used, mb+lb)
+			ml += uint32(x >> (lb & 63))
+			ll += uint32(x & (1<<(lb&63) - 1))
+		}
+		if i+1 < nbSeq {
+			lsb, msb, osb := le>>40&0xff, me>>40&0xff, oe>>40&0xff
+			off, value, used = zstdFill(in, off, value, used)
+			x, used = zstdGet(value, used, lsb+msb+osb)
+			llS = uint32(le>>48) + uint32(x>>((msb+osb)&63))
+			mlS = uint32(me>>48) + uint32(x>>(osb&63)&(1<<(msb&63)-1))
+			offS = uint32(oe>>48) + uint32(x&(1<<(osb&63)-1))
 		}
 		var mo uint32
 		if ov > 3 {
