@@ -164,13 +164,20 @@ func TestLZ4ServerFrames(t *testing.T) {
 	}
 }
 
-// BenchmarkLZ4Frames decodes ClickHouse 26.7's own frames (testdata/lz4) with each LZ4 block
-// decoder: pierrec/lz4 (assembly on amd64 and arm64; the decoder until lz4Decode measured
-// faster) and chnative's lz4Decode (pure Go, the FrameReader's).
-// SetBytes is the decompressed size.
+// BenchmarkLZ4Frames decodes ClickHouse 26.7's own frames (testdata/lz4: numbers, usf) and
+// lz4Encoder's frames of the insert workload's 1M-row block (insert: what chnative sends, and
+// what the benchmark suite's fake server answers with) with each LZ4 block decoder:
+// pierrec/lz4 (assembly on amd64 and arm64; the decoder until lz4Decode measured faster) and
+// chnative's lz4Decode (pure Go, the FrameReader's). SetBytes is the decompressed size.
 func BenchmarkLZ4Frames(b *testing.B) {
-	for _, name := range []string{"numbers", "usf"} {
-		payloads, sizes := serverFrames(b, name)
+	for _, name := range []string{"numbers", "usf", "insert"} {
+		var payloads [][]byte
+		var sizes []int
+		if name == "insert" {
+			payloads, sizes = encoderFrames(b, lz4InsertData())
+		} else {
+			payloads, sizes = serverFrames(b, name)
+		}
 		total := 0
 		outs := make([][]byte, len(sizes))
 		for i, n := range sizes {
@@ -193,4 +200,22 @@ func BenchmarkLZ4Frames(b *testing.B) {
 			})
 		}
 	}
+}
+
+// encoderFrames encodes data in FrameChunk pieces with lz4Encoder and returns each block and
+// its decoded size, as serverFrames does.
+func encoderFrames(t testing.TB, data []byte) (payloads [][]byte, sizes []int) {
+	var e lz4Encoder
+	for rest := data; len(rest) > 0; {
+		chunk := rest[:min(len(rest), FrameChunk)]
+		rest = rest[len(chunk):]
+		dst := make([]byte, lz4CompressBound(len(chunk)))
+		n, err := e.encode(chunk, dst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		payloads = append(payloads, dst[:n])
+		sizes = append(sizes, len(chunk))
+	}
+	return payloads, sizes
 }
