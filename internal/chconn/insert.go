@@ -19,8 +19,13 @@ type Insert struct {
 	opts    *Options // the insert's options, sent again by Resume
 	block   *nativeproto.Block
 	maxRows int
-	sent    int
-	done    bool
+	// left is how many more rows EndRow ends before it looks at the block's row count again
+	// (an interface call a row otherwise). It counts down from maxRows minus the rows the
+	// block had when it last looked; a caller's own appends into the columns only make that
+	// look late, never early.
+	left int
+	sent int
+	done bool
 	// batch: opened by PrepareBatch, so only the Batch's Send finishes it; the next statement
 	// on the connection is refused (ErrBatchOpen) instead. An insert of a prepared statement
 	// in a transaction (batch false) is finished by the next statement, as database/sql code
@@ -119,12 +124,19 @@ func (ins *Insert) StartRow(n int) error {
 	return nil
 }
 
-// EndRow ends the row being appended: the block is sent when it holds the insert's block size.
+// EndRow ends the row being appended: the block is sent when it holds the insert's block size
+// (BlockRows). Rows a caller appends into the block's columns itself, without EndRow, are sent
+// with the rows around them and can make a block larger than that by as many; never smaller.
 func (ins *Insert) EndRow() error {
-	if ins.block.Rows() >= ins.maxRows {
-		if err := ins.Flush(); err != nil {
-			return ins.flushFailed(err)
-		}
+	if ins.left--; ins.left > 0 {
+		return nil
+	}
+	if rows := ins.block.Rows(); rows < ins.maxRows {
+		ins.left = ins.maxRows - rows
+		return nil
+	}
+	if err := ins.Flush(); err != nil {
+		return ins.flushFailed(err)
 	}
 	return nil
 }
