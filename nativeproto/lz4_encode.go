@@ -50,8 +50,8 @@ var errLZ4ShortDst = errors.New("nativeproto: LZ4 output buffer smaller than the
 // of the column: the same size, but ClickHouse's encoder keeps offset 8 there, and lz4Decode
 // decodes offset 8 in a register (lz4IntRun) and 2048 through memory, at 4000 against 2330 MB/s
 // on the insert block (BenchmarkLZ4Frames/insert; pierrec 1280 against 3070). Encoding costs
-// 2-4% more on the insert and BenchmarkLZ4Block data and 12% more on 26.7's (UInt64, String,
-// Float64), whose Float64 column changes two bytes a value at offset 8 and one at a farther
+// 3-6% more on the insert block, 26.7's numbers and BenchmarkLZ4Block's data and 10% more on
+// 26.7's (UInt64, String, Float64) (BenchmarkLZ4Encode, the old encoder beside it, 4 runs), whose Float64 column changes two bytes a value at offset 8 and one at a farther
 // offset (ratio 0.430 against 0.422 there, 0.3855 against 0.3844 on the insert block).
 //
 // On 1 MiB chunks of the insert benchmarks' 1M-row block (UInt64, String, Float64 columns) it is
@@ -111,7 +111,8 @@ func (e *lz4Encoder) encode(src, dst []byte) (int, error) {
 				forwardH = lz4Hash5(binary.LittleEndian.Uint64(src[forwardIP:]))
 				e.table[h] = uint32(ip)
 				cur := binary.LittleEndian.Uint32(src[ip:])
-				// A fixed-width column's offset first (see the type's comment).
+				// The last offset: before the table's candidate when it is a fixed-width
+				// column's (8 or less, see the type's comment), after it otherwise.
 				if rep <= 8 && ip >= rep && binary.LittleEndian.Uint32(src[ip-rep:]) == cur {
 					match = ip - rep
 					break
@@ -119,7 +120,7 @@ func (e *lz4Encoder) encode(src, dst []byte) (int, error) {
 				if ip-match <= lz4MaxOffset && binary.LittleEndian.Uint32(src[match:]) == cur {
 					break
 				}
-				if ip >= rep && binary.LittleEndian.Uint32(src[ip-rep:]) == cur {
+				if rep > 8 && ip >= rep && binary.LittleEndian.Uint32(src[ip-rep:]) == cur {
 					match = ip - rep
 					break
 				}
