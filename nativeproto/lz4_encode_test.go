@@ -16,7 +16,11 @@ import (
 // sequence whole, every match inside the output so far, starting at least lz4MFLimit bytes
 // before the end and ending at least lz4LastLiterals before it, and a last sequence of
 // literals only (the whole input, when it is under lz4MFLimit+1 bytes).
-func lz4CheckBlock(block []byte, n int) error {
+func lz4CheckBlock(block []byte, n int) error { return lz4WalkBlock(block, n, nil) }
+
+// lz4WalkBlock is lz4CheckBlock, calling seq (when not nil) with the token and the offset of
+// every sequence that has a match, in order, as it checks them.
+func lz4WalkBlock(block []byte, n int, seq func(tok byte, off int)) error {
 	si, di := 0, 0
 	length := func() (int, error) {
 		v := 0
@@ -70,6 +74,9 @@ func lz4CheckBlock(block []byte, n int) error {
 		si += 2
 		if off == 0 || off > di {
 			return fmt.Errorf("offset %d at output %d", off, di)
+		}
+		if seq != nil {
+			seq(tok, off)
 		}
 		ml := int(tok&15) + lz4MinMatch
 		if tok&15 == 15 {
@@ -175,47 +182,26 @@ func TestLZ4EncodeIntegerRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		runs := lz4IntSequences(dst[:n])
+		runs, err := lz4IntSequences(dst[:n], len(in))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
 		if values := len(in) / 8; runs < values*99/100 {
 			t.Errorf("%s: %d of %d values are (1 literal, match of 7 at offset 8) sequences, want 99%%", c.name, runs, values)
 		}
 	}
 }
 
-// lz4IntSequences counts the sequences of block (a valid block, lz4CheckBlock) that have
+// lz4IntSequences counts the sequences of block (which decodes to n bytes) that have
 // lz4IntRun's shape: token 0x13 and offset 8.
-func lz4IntSequences(block []byte) int {
+func lz4IntSequences(block []byte, n int) (int, error) {
 	runs := 0
-	for si := 0; si < len(block); {
-		tok := block[si]
-		si++
-		skip := func() int { // a length's extension bytes
-			v := 0
-			for block[si] == 255 {
-				v += 255
-				si++
-			}
-			v += int(block[si])
-			si++
-			return v
-		}
-		lit := int(tok >> 4)
-		if lit == 15 {
-			lit += skip()
-		}
-		si += lit
-		if si >= len(block) {
-			break
-		}
-		if tok == 0x13 && block[si] == 8 && block[si+1] == 0 {
+	err := lz4WalkBlock(block, n, func(tok byte, off int) {
+		if tok == 0x13 && off == 8 {
 			runs++
 		}
-		si += 2
-		if tok&15 == 15 {
-			skip()
-		}
-	}
-	return runs
+	})
+	return runs, err
 }
 
 // FuzzLZ4Encode: any input encodes to a block that keeps the format's rules and decodes back
