@@ -221,3 +221,37 @@ func BenchmarkDecodeSparseNullableUInt64(b *testing.B) {
 func BenchmarkDecodeReplicatedString(b *testing.B) {
 	benchDecodeCustom(b, "String", specRepl, func(i int) any { return fmt.Sprintf("value%02d", i%50) })
 }
+
+// BenchmarkAppend appends rows of boxed values with Append, one op a row of three: hot is the
+// types Append compares first (UInt64, String, Float64), other is three that it reaches through
+// its type switch (Int16, Float32, UInt8). See appendfast.go.
+func BenchmarkAppend(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		cols []Column
+		row  func(i int) []any
+	}{
+		{"hot", []Column{&UInt64{}, &String{}, &Float64{}}, func(i int) []any { return []any{uint64(i), "name", float64(i)} }},
+		{"other", []Column{&Int16{}, &Float32{}, &UInt8{}}, func(i int) []any { return []any{int16(i), float32(i), uint8(i)} }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			rows := make([][]any, 4096)
+			for i := range rows {
+				rows[i] = bc.row(i)
+			}
+			i := 0
+			for b.Loop() {
+				for j, v := range rows[i&4095] {
+					if err := Append(bc.cols[j], v); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if i++; i&65535 == 0 {
+					for _, c := range bc.cols {
+						c.Reset()
+					}
+				}
+			}
+		})
+	}
+}

@@ -115,13 +115,18 @@ func (ins *Insert) Append(vals []any) error {
 // refusal), and EndRow: Append does the three for a slice, and the root's prepared statements
 // the same for driver arguments, without copying them into one.
 func (ins *Insert) StartRow(n int) error {
+	if ins.done || n != ins.block.NumColumns() {
+		return ins.startRowFailed(n) // out of line: StartRow inlines into the callers' row loops
+	}
+	return nil
+}
+
+func (ins *Insert) startRowFailed(n int) error {
 	if ins.done {
 		return ErrClosed
 	}
-	if b := ins.block; n != b.NumColumns() {
-		return fmt.Errorf("chnative: insert into %d columns got %d values", b.NumColumns(), n)
-	}
-	return nil
+	b := ins.block
+	return fmt.Errorf("chnative: insert into %d columns got %d values", b.NumColumns(), n)
 }
 
 // EndRow ends the row being appended: the block is sent when it holds the insert's block size
@@ -131,6 +136,11 @@ func (ins *Insert) EndRow() error {
 	if ins.left--; ins.left > 0 {
 		return nil
 	}
+	return ins.endRowCount() // out of line: EndRow inlines into the callers' row loops
+}
+
+// endRowCount is EndRow once left has counted down: it looks at the block's rows.
+func (ins *Insert) endRowCount() error {
 	if rows := ins.block.Rows(); rows < ins.maxRows {
 		ins.left = ins.maxRows - rows
 		return nil
