@@ -9,7 +9,7 @@ import (
 )
 
 // Profiles of missed targets. run.sh asks the report (-missed) which arms the run's missed targets
-// involve, profiles each of them again with -cpuprofile, writes `go tool pprof -top` of each to
+// involve (those of Targets and of the 26.7 section), profiles each of them again with -cpuprofile, writes `go tool pprof -top` of each to
 // <dir>/<name>.txt, and runs the report again with -profiles <dir>, which embeds them. So every
 // missed target in BENCHMARKS.md comes with CPU profiles from the same run, on the same build.
 
@@ -52,14 +52,23 @@ func profiledArms(o outcome, groups map[string]*group) []string {
 	return arms
 }
 
+// missedOutcomes returns the targets of Targets (best-of-N) and then of the 26.7 server
+// (modernTargetList, medians, as its section checks them) that groups ran and missed.
+func missedOutcomes(groups map[string]*group) []outcome {
+	var missed []outcome
+	for _, o := range append(evaluate(groups), evaluateList(modernTargetList, groups, median)...) {
+		if o.run && !o.met {
+			missed = append(missed, o)
+		}
+	}
+	return missed
+}
+
 // missedJobs returns the arms to profile for the missed targets of a run, each once.
 func missedJobs(groups map[string]*group) []profileJob {
 	var jobs []profileJob
 	seen := map[string]bool{}
-	for _, o := range evaluate(groups) {
-		if !o.run || o.met {
-			continue
-		}
+	for _, o := range missedOutcomes(groups) {
 		for _, a := range profiledArms(o, groups) {
 			j := jobFor(o.t.group, a)
 			if !seen[j.name] {
@@ -88,17 +97,14 @@ const profileLines = 80
 func profilesSection(groups map[string]*group, dir, cmd string) string {
 	var b strings.Builder
 	n := 0
-	for _, o := range evaluate(groups) {
-		if !o.run || o.met {
-			continue
-		}
+	for _, o := range missedOutcomes(groups) {
 		if n == 0 {
 			fmt.Fprintf(&b, "## Profiles of the missed targets\n\n"+
 				"CPU profiles of the code measured above, taken after the measurements (`%s` does it; "+
 				"`BENCH_PROFILE_ONLY=1` takes them again without measuring): each arm of a missed target "+
 				"(and the floor arm bounding it, where there is one) run again alone with `-cpuprofile`. "+
 				"Shown is `go tool pprof -top`, by flat and by cumulative time (at most %d lines); the profile covers the whole client process "+
-				"(the fake server runs in its own), including the arm's warm-up. The text files are kept in "+
+				"(the fake server and the 26.7 server run in their own), including the arm's warm-up. The text files are kept in "+
 				"`conformance/bench/results/profiles/`.\n\n", cmd, profileLines)
 		}
 		n++
