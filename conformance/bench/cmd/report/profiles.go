@@ -9,9 +9,10 @@ import (
 )
 
 // Profiles of missed targets. run.sh asks the report (-missed) which arms the run's missed targets
-// involve (those of Targets and of the 26.7 section), profiles each of them again with -cpuprofile, writes `go tool pprof -top` of each to
-// <dir>/<name>.txt, and runs the report again with -profiles <dir>, which embeds them. So every
-// missed target in BENCHMARKS.md comes with CPU profiles from the same run, on the same build.
+// involve (those of Targets and of the 26.7 section), profiles each of them again with -cpuprofile,
+// writes `go tool pprof -top` of each to <dir>/<name>.txt, and runs the report again with -profiles
+// <dir>, which embeds them. So every missed target in BENCHMARKS.md comes with CPU profiles from
+// the same run, on the same build.
 
 // profileJob is one arm to profile: the toolchain pass it belongs to ("go" or "go127"), the
 // -bench filter selecting exactly that arm, and the file name (without extension) of its profile.
