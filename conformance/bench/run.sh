@@ -149,10 +149,11 @@ if [[ "$profile" == 1 ]]; then
 				{ cat "$bin/$name.bench" >&2; exit 1; }
 			{
 				grep -E '^Benchmark' "$bin/$name.bench" || true
-				go tool pprof -top -nodecount=30 "$bin/$tc.test" "$bin/$name.prof" 2>/dev/null
+				echo "pprof -tagignore=bench=warmup: the arm's warm-up op (measure's first, labelled bench=warmup) is left out"
+				go tool pprof -top -nodecount=30 -tagignore=bench=warmup "$bin/$tc.test" "$bin/$name.prof" 2>/dev/null
 				echo
 				echo "By cumulative time:"
-				go tool pprof -top -cum -nodecount=30 "$bin/$tc.test" "$bin/$name.prof" 2>/dev/null | sed -n '/flat%/,$p'
+				go tool pprof -top -cum -nodecount=30 -tagignore=bench=warmup "$bin/$tc.test" "$bin/$name.prof" 2>/dev/null | sed -n '/flat%/,$p'
 			} >"$profdir/$name.txt"
 		done <"$profdir/jobs"
 	fi

@@ -105,7 +105,8 @@ func profilesSection(groups map[string]*group, dir, cmd string) string {
 				"`BENCH_PROFILE_ONLY=1` takes them again without measuring): each arm of a missed target "+
 				"(and the floor arm bounding it, where there is one) run again alone with `-cpuprofile`. "+
 				"Shown is `go tool pprof -top`, by flat and by cumulative time (at most %d lines); the profile covers the whole client process "+
-				"(the fake server and the 26.7 server run in their own), including the arm's warm-up. The text files are kept in "+
+				"(the fake server and the 26.7 server run in their own), with the arm's setup, and its warm-up op unless the profile's "+
+				"second line says that op is left out (pprof -tagignore=bench=warmup, the label measure gives it). The text files are kept in "+
 				"`conformance/bench/results/profiles/`.\n\n", cmd, profileLines)
 		}
 		n++
