@@ -2,6 +2,7 @@ package chconn
 
 import (
 	"context"
+	"io"
 
 	"fmt"
 	"log/slog"
@@ -86,11 +87,11 @@ type Conn struct {
 
 func newConn(cfg *dsn.Config, nc net.Conn, addr string, log *slog.Logger) *Conn {
 	c := &Conn{cfg: cfg, nc: nc, addr: addr, loc: time.UTC, sessLoc: time.UTC, log: log, created: time.Now()}
+	var src io.Reader = nc
 	if log != nil {
-		c.pr = nativeproto.NewPacketReader(countingReader{r: nc, n: &c.bytesRead})
-	} else {
-		c.pr = nativeproto.NewPacketReader(nc)
+		src = countingReader{r: nc, n: &c.bytesRead}
 	}
+	c.pr = nativeproto.NewPacketReader(withLowat(nc, src))
 	c.pw = nativeproto.NewPacketWriter()
 	c.hostname, _ = os.Hostname()
 	if u := os.Getenv("USER"); u != "" {

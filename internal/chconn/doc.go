@@ -10,6 +10,7 @@
 //	exec.go       Query (to the header block) and Exec (to the end)
 //	result.go     Result: the stream of a result's blocks, Close's short read or cancel
 //	readahead.go  the read-ahead of the next block while the caller works on the current one
+//	lowat_linux.go  the socket's receive low-water mark for a block's large column reads
 //	blocks.go     the blocks kept from query to query, one owner and one rule
 //	insert.go     Insert: a native INSERT, rows appended into typed columns, sent in blocks
 //	insert_retry.go  the sent blocks kept until confirmed, Resume on another connection

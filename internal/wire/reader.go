@@ -34,7 +34,23 @@ type Reader struct {
 	base int64
 	// hold, when set, runs before the Reader moves or overwrites bytes it has buffered (SetHold).
 	hold func()
+	// hinter is src when it is a ReadHinter, else nil.
+	hinter ReadHinter
 }
+
+// ReadHinter is implemented by a source that can be told how many bytes the reads about to
+// follow wait for (internal/chconn's TCP socket, through SO_RCVLOWAT on Linux). A Reader hints
+// only reads of at least HintMin bytes going straight into the caller's slice, before every
+// Read of the source with the bytes still missing (never more than the read needs, so a hint
+// cannot make a read wait for bytes the peer will not send), and calls HintRead(0) when the
+// read is done. A source ignores hints it cannot use.
+type ReadHinter interface {
+	HintRead(n int)
+}
+
+// HintMin is the smallest read a Reader hints to a ReadHinter source: below it the two calls a
+// hint costs are not repaid.
+const HintMin = 128 << 10
 
 // BufferSwapper is implemented by a source that can hand a Reader a whole buffer of fresh input
 // instead of copying it into the Reader's (nativeproto's FrameReader, with a frame it decompressed
@@ -56,7 +72,9 @@ func NewReader(src io.Reader) *Reader { return NewReaderSize(src, DefaultReaderS
 // NewReaderSize returns a Reader over src with a buffer of size bytes (at least MinReaderSize).
 // Values larger than the buffer are still read whole; a small buffer only costs more Read calls.
 func NewReaderSize(src io.Reader, size int) *Reader {
-	return &Reader{src: src, buf: make([]byte, max(size, MinReaderSize)), remaining: -1}
+	r := &Reader{src: src, buf: make([]byte, max(size, MinReaderSize)), remaining: -1}
+	r.hinter, _ = src.(ReadHinter)
+	return r
 }
 
 // NewBytesReader returns a Reader over b. The Reader reads b in place: strings returned as borrowed
@@ -71,6 +89,7 @@ func (r *Reader) Reset(src io.Reader) {
 	r.holdOn()
 	r.base = 0
 	r.src = src
+	r.hinter, _ = src.(ReadHinter)
 	r.r, r.w = 0, 0
 	r.remaining = -1
 	if r.borrowed || len(r.buf) == 0 {
@@ -84,6 +103,7 @@ func (r *Reader) ResetBytes(b []byte) {
 	r.holdOn()
 	r.base = 0
 	r.src = nil
+	r.hinter = nil
 	r.buf = b
 	r.r, r.w = 0, len(b)
 	r.remaining = int64(len(b))
@@ -232,7 +252,13 @@ func (r *Reader) ReadFull(p []byte) error {
 	p = p[n:]
 	// Large remainders go straight from the source into p; small ones through the buffer.
 	if len(p) >= len(r.buf)/2 {
-		m, err := io.ReadFull(r.src, p)
+		var m int
+		var err error
+		if r.hinter != nil && len(p) >= HintMin {
+			m, err = r.readHinted(p)
+		} else {
+			m, err = io.ReadFull(r.src, p)
+		}
 		r.base += int64(m)
 		if err != nil {
 			if err == io.EOF && n == 0 && m == 0 {
@@ -255,6 +281,25 @@ func (r *Reader) ReadFull(p []byte) error {
 		p = p[m:]
 	}
 	return nil
+}
+
+// readHinted is io.ReadFull(r.src, p) telling r.hinter before each Read how many bytes are
+// still missing.
+func (r *Reader) readHinted(p []byte) (n int, err error) {
+	for n < len(p) && err == nil {
+		r.hinter.HintRead(len(p) - n)
+		var m int
+		m, err = r.src.Read(p[n:])
+		n += m
+	}
+	r.hinter.HintRead(0)
+	if n == len(p) {
+		return n, nil
+	}
+	if n > 0 && err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return n, err
 }
 
 // Skip discards n bytes.
