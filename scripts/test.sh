@@ -9,7 +9,8 @@
 #    server's DSNs, HTTP URL and TLS files) for every pass; then the test cluster
 #    (scripts/cluster.sh start: ZooKeeper, 4 replicas of 18.16, 2 shards of 26.7) and its
 #    CHNATIVE_CLUSTER_*; a server that cannot be started fails the run;
-# 3. gofmt -l (fails on any output), go vet ./... in the root module and in conformance/;
+# 3. installs liblz4-dev when it is missing (conformance/codecs' cgo candidate needs it);
+#    gofmt -l (fails on any output), go vet ./... in the root module and in conformance/;
 # 4. the real-server passes, once per server, with CHNATIVE_DSN, CHNATIVE_AUTH_DSN,
 #    CHNATIVE_HTTP_URL, CHNATIVE_SECURE_PORT and CHNATIVE_TLS_CA naming that server (26.7 has
 #    no TLS port: its tests put a TLS front before it, internal/testenv.SecureAddr):
@@ -19,7 +20,7 @@
 #    TestRoundTrip1M without -race; then conformance/cluster, the cluster's fault tests;
 # 5. the purego pass: go vet and go test of the root module with -tags purego (the safe twins of
 #    every *_unsafe.go file), against 18.16;
-# 6. the benchmark smoke run and bench-compare;
+# 6. the benchmark smoke run, bench-compare, and the codec candidates (conformance/codecs) once;
 # 7. unless GO127=0: vet and test the root module again with GOTOOLCHAIN=go1.27.3, against
 #    each server, and the Go 1.27 benchmark arms.
 #
@@ -164,6 +165,21 @@ use_server() {
 	[[ -n "$CHNATIVE_TLS_CA" ]] || unset CHNATIVE_TLS_CA
 }
 use_server 18.16
+
+# conformance/codecs calls the reference LZ4 library through cgo (its liblz4-cgo candidate).
+step "liblz4-dev for conformance/codecs"
+if [[ ! -f /usr/include/lz4.h ]]; then
+	[[ "$(id -u)" == 0 ]] || {
+		echo "test.sh: conformance/codecs needs liblz4-dev, and installing it needs root" >&2
+		exit 1
+	}
+	DEBIAN_FRONTEND=noninteractive apt-get update >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends liblz4-dev >&2
+	[[ -f /usr/include/lz4.h ]] || {
+		echo "test.sh: no /usr/include/lz4.h after installing liblz4-dev" >&2
+		exit 1
+	}
+fi
 
 # ---------------------------------------------------------------- checks
 step "gofmt -l"
@@ -337,6 +353,10 @@ if [[ -f conformance/bench/run.sh ]]; then
 	check bench_smoke .
 	step "bench-compare of HEAD and the working tree (one arm, two samples each)"
 	check bench_compare
+fi
+if [[ -d conformance/codecs ]]; then
+	step "codec candidates once (conformance/codecs)"
+	check in_dir conformance gotest -count=1 -run '^$' -bench . -benchtime 1x ./codecs/
 fi
 
 if [[ "$GO127" == 1 ]]; then

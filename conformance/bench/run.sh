@@ -25,6 +25,9 @@
 #                      of it is kept in results/profiles/ and embedded in BENCHMARKS.md)
 #   BENCH_PROFILE_ONLY=1  measure nothing: profile the missed targets of BENCH_OUT's existing results
 #                      again and rewrite BENCHMARKS.md (the code must be the one that was measured)
+#   BENCH_CODECS=0     skip the codec candidates (conformance/codecs: every LZ4 and ZSTD decoder and
+#                      encoder measured on ClickHouse 26.7's own frames, BENCH_COUNT samples of
+#                      BENCH_TIME each, into results/codecs.txt; also skipped when BENCH_FILTER is set)
 #   GO127=0            skip the Go 1.27 pass (the database/sql row arms of ReadU64, ReadUSF and ReadMixed on the
 #                      fake server, run again with GOTOOLCHAIN=$GO127_TOOLCHAIN, default go1.27.3, where
 #                      database/sql uses RowsColumnScanner); also skipped when BENCH_FILTER is set
@@ -132,6 +135,16 @@ if [[ "$measure" == 1 ]]; then
 		done
 		echo "load: $(load)"
 	} | tee "$out"
+	if [[ "${BENCH_CODECS:-1}" != 0 && -z "${BENCH_FILTER:-}" ]]; then
+		echo "codec candidates: go test -bench . -benchtime $btime -count $count ./codecs/ > results/codecs.txt" >&2
+		{
+			echo "revision: $(revision)"
+			echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+			echo "load: $(load)"
+			go test "${modflag[@]}" -run '^$' -bench . -benchtime "$btime" -count "$count" ./codecs/
+			echo "load: $(load)"
+		} >"$here/results/codecs.txt"
+	fi
 fi
 
 profargs=()
