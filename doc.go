@@ -18,6 +18,19 @@
 // writes text to standard error (clickhouse-go writes to standard output; a driver writing there
 // would mix with a program's own output). Passwords are never logged; query text is, shortened.
 //
+// # Deadlines
+//
+// A context's deadline is kept by the driver: it bounds every socket read and write, and when it
+// passes the call returns at once with an error wrapping context.DeadlineExceeded, while a
+// goroutine sends the server a Cancel and drains the query (the server stops it; a connection it
+// does not release within 700 ms is closed, which stops it too). No setting is sent for it: a
+// max_execution_time derived from the deadline would fail every query of a readonly=1 user
+// (server error 164, READONLY: such a user may change no setting) and of a profile whose
+// constraints bound it. For a bound the server keeps by itself, set max_execution_time in the
+// DSN or with WithSettings. For the same reason, with compress=lz4 no network_compression_method
+// is sent (LZ4 is every server's default); compress=zstd sends it, which a readonly=1 user is
+// refused.
+//
 // # Batched inserts
 //
 // Inside a transaction, Prepare("INSERT INTO t [(cols)] [VALUES]") starts the insert and takes the

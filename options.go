@@ -239,9 +239,6 @@ func optionsFrom(ctx context.Context, opts *chconn.Options) *chconn.Options {
 	if t, _ := ctx.Value(ctxDedupToken).(string); t != "" {
 		get().DedupToken = t
 	}
-	if dl, ok := ctx.Deadline(); ok {
-		get().Deadline = dl
-	}
 	if tr := traceFrom(ctx); tr != nil {
 		get().Trace = tr
 	}

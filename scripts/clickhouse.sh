@@ -18,6 +18,7 @@
 # ${CHNATIVE_STATE_DIR:-/tmp/chnative-clickhouse}. Users:
 #   default   no password
 #   chnative  password chn_secret   (for authentication tests)
+#   chn_ro    no password, readonly=1 (for the read-only user's tests)
 # The default profile sets allow_experimental_low_cardinality_type=1 (18.16
 # refuses LowCardinality columns in tables otherwise).
 #
@@ -39,6 +40,7 @@ SERVER_BIN="${CHNATIVE_CLICKHOUSE_SERVER:-/usr/sbin/clickhouse-server}"
 START_TIMEOUT="${CHNATIVE_START_TIMEOUT:-60}"
 AUTH_USER="chnative"
 AUTH_PASSWORD="chn_secret"
+RO_USER="chn_ro" # a readonly=1 user (lib/*-config.sh, lib/modern-launcher.sh)
 
 log() { printf 'clickhouse.sh: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -236,6 +238,7 @@ cmd_env() {
 	healthy || die "not running (run: scripts/clickhouse.sh start)"
 	printf 'export CHNATIVE_DSN=%q\n' "$(dsn)"
 	printf 'export CHNATIVE_AUTH_DSN=%q\n' "clickhouse://$AUTH_USER:$AUTH_PASSWORD@127.0.0.1:$TCP_PORT/default"
+	printf 'export CHNATIVE_RO_DSN=%q\n' "clickhouse://$RO_USER@127.0.0.1:$TCP_PORT/default"
 	printf 'export CHNATIVE_HTTP_URL=%q\n' "http://127.0.0.1:$HTTP_PORT/"
 	printf 'export CHNATIVE_TCP_PORT=%q\n' "$TCP_PORT"
 	printf 'export CHNATIVE_HTTP_PORT=%q\n' "$HTTP_PORT"

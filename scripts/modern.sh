@@ -20,6 +20,7 @@
 # dir ${CHNATIVE_MODERN_STATE_DIR:-/tmp/chnative-modern}. Users:
 #   default   no password
 #   chnative  password chn_secret   (for authentication tests)
+#   chn_ro    no password, readonly=1 (for the read-only user's tests)
 #
 # TLS: the engine has no TLS listener. When openssl is available, start generates a throw-away CA
 # and a server certificate for 127.0.0.1/localhost in $STATE_DIR/tls, and `env` prints
@@ -40,6 +41,7 @@ LOCK_FILE="$STATE_DIR.lock"
 START_TIMEOUT="${CHNATIVE_START_TIMEOUT:-60}"
 AUTH_USER="chnative"
 AUTH_PASSWORD="chn_secret"
+RO_USER="chn_ro" # a readonly=1 user (lib/*-config.sh, lib/modern-launcher.sh)
 
 log() { printf 'modern.sh: %s\n' "$*" >&2; }
 die() {
@@ -194,6 +196,7 @@ cmd_env() {
 	healthy || die "not running (run: scripts/modern.sh start)"
 	printf 'export CHNATIVE_MODERN_DSN=%q\n' "$(dsn)"
 	printf 'export CHNATIVE_MODERN_AUTH_DSN=%q\n' "clickhouse://$AUTH_USER:$AUTH_PASSWORD@127.0.0.1:$TCP_PORT/default"
+	printf 'export CHNATIVE_MODERN_RO_DSN=%q\n' "clickhouse://$RO_USER@127.0.0.1:$TCP_PORT/default"
 	printf 'export CHNATIVE_MODERN_HTTP_URL=%q\n' "http://127.0.0.1:$HTTP_PORT/"
 	printf 'export CHNATIVE_MODERN_TCP_PORT=%q\n' "$TCP_PORT"
 	printf 'export CHNATIVE_MODERN_HTTP_PORT=%q\n' "$HTTP_PORT"

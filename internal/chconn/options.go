@@ -1,7 +1,6 @@
 package chconn
 
 import (
-	"math"
 	"strconv"
 	"time"
 
@@ -39,7 +38,6 @@ type Options struct {
 
 	External     []ExternalTable    // external tables sent with the query
 	BlockSize    int                // max_block_size for a query, rows per block for an insert
-	Deadline     time.Time          // the context's: sets max_execution_time
 	Trace        *nativeproto.Trace // the caller's span, sent in the client info; nil for none
 	UserLocation *time.Location     // the zone of zone-less DateTime values; nil: the session's
 	// DedupToken is sent as the setting insert_deduplication_token with an INSERT (ClickHouse
@@ -47,10 +45,14 @@ type Options struct {
 	DedupToken string
 }
 
-// applyOptions adds to the settings of a query what its options imply: max_block_size,
-// send_logs_level and max_execution_time from the context deadline (unless set by the caller or
-// the DSN), and an INSERT's insert_deduplication_token from DedupToken. Native-data inserts ("... VALUES" with the data sent as blocks) get no
-// max_execution_time: the deadline of PrepareBatch's context does not bound the appends after it.
+// applyOptions adds to the settings of a query what its options imply: max_block_size and
+// send_logs_level (unless set by the caller or the DSN), and an INSERT's
+// insert_deduplication_token from DedupToken.
+//
+// A context's deadline adds no setting: the driver keeps it itself (the socket's deadline, then
+// Cancel; see doc.go's Deadlines). A max_execution_time sent for it would fail every query of a
+// readonly=1 user (server error 164, READONLY: such a user may change no setting) and of a
+// profile whose constraints bound it, and an INSERT's would not bound its later appends anyway.
 func (o *Options) applyOptions(settings map[string]string, body string) {
 	if o == nil {
 		return
@@ -67,11 +69,5 @@ func (o *Options) applyOptions(settings map[string]string, body string) {
 	}
 	if o.DedupToken != "" && sqltext.IsInsert(body) {
 		settings[dedupTokenSetting] = o.DedupToken
-	}
-	if !o.Deadline.IsZero() {
-		if _, ok := settings["max_execution_time"]; !ok && !sqltext.NativeInsertBody(body) {
-			secs := math.Ceil(time.Until(o.Deadline).Seconds())
-			settings["max_execution_time"] = strconv.FormatInt(max(int64(secs), 1), 10)
-		}
 	}
 }

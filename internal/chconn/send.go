@@ -65,12 +65,12 @@ func (c *Conn) sendQuery(body string, opts *Options) (string, error) {
 	c.cur = opts
 	c.queryID = id
 	c.startQueryLocation(settings)
-	if c.comp != nil {
-		if c.comp.Method() == nativeproto.MethodZSTD {
-			settings["network_compression_method"] = "zstd"
-		} else {
-			settings["network_compression_method"] = "lz4"
-		}
+	// The server answers in its network_compression_method: LZ4 by default on every version, so
+	// only ZSTD is asked for (frames are decoded by their own method byte either way). A setting
+	// sent with its default value spelt otherwise ("lz4" to 26.7, "LZ4" to 18.16) is a change
+	// that a readonly=1 user is refused (server error 164).
+	if c.comp != nil && c.comp.Method() == nativeproto.MethodZSTD {
+		settings["network_compression_method"] = "zstd"
 	}
 	keys := make([]string, 0, len(settings))
 	for k := range settings {

@@ -11,6 +11,8 @@
 //	CHNATIVE_SECURE_PORT   18.16's TLS port, CHNATIVE_TLS_CA its CA (see SecureAddr)
 //	CHNATIVE_MODERN_DSN    the 26.7 server, whichever server CHNATIVE_DSN names (ModernDSN);
 //	                       CHNATIVE_MODERN_AUTH_DSN, _HTTP_URL and _TLS_{CA,CERT,KEY} beside it
+//	CHNATIVE_RO_DSN        18.16 as user "chn_ro" (readonly=1), whichever server CHNATIVE_DSN
+//	                       names (RODSN); CHNATIVE_MODERN_RO_DSN the same on 26.7 (ModernRODSN)
 //	CHNATIVE_CHDB_LIB      path of the chDB shared library (optional; see ChDBLib)
 //
 // Server tells a test which of the two CHNATIVE_DSN names, from the server's own Hello, for

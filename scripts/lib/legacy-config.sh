@@ -5,6 +5,8 @@
 # 18.16's config root element is <yandex>. Users (users.xml):
 #   default   no password
 #   $AUTH_USER  password $AUTH_PASSWORD
+#   chn_ro    no password, profile readonly (the default profile's settings and readonly=1: reads
+#             only, and no setting may be changed by a query; the deadline tests use it)
 # The default profile sets allow_experimental_low_cardinality_type=1 (18.16 refuses
 # LowCardinality columns in tables otherwise) and max_execution_time=600: on 18.16 an unbounded
 # `SELECT ... FROM system.numbers` never ends, even after the client has gone.
@@ -71,6 +73,10 @@ EOF
             <max_execution_time>600</max_execution_time>
 $profile_xml
         </default>
+        <readonly>
+            <profile>default</profile>
+            <readonly>1</readonly>
+        </readonly>
     </profiles>
     <users>
         <default>
@@ -91,6 +97,15 @@ $profile_xml
             <profile>default</profile>
             <quota>default</quota>
         </$AUTH_USER>
+        <chn_ro>
+            <password></password>
+            <networks>
+                <ip>127.0.0.1</ip>
+                <ip>::1</ip>
+            </networks>
+            <profile>readonly</profile>
+            <quota>default</quota>
+        </chn_ro>
     </users>
     <quotas>
         <default>

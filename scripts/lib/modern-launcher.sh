@@ -29,7 +29,8 @@ modern_build_launcher() {
 }
 
 # modern_write_config DIR WRITER [SERVER_XML [PROFILE_XML]]: writes DIR/config.xml and
-# DIR/users.xml (users default without a password, $AUTH_USER with $AUTH_PASSWORD). WRITER names
+# DIR/users.xml (users default without a password, $AUTH_USER with $AUTH_PASSWORD, chn_ro without
+# a password in profile readonly: the default profile's settings and readonly=1). WRITER names
 # the script in the files' header comment; SERVER_XML (remote_servers, say) is added inside
 # <clickhouse>, PROFILE_XML inside the default profile.
 modern_write_config() {
@@ -55,6 +56,10 @@ EOF
             <max_execution_time>600</max_execution_time>
 $profile_xml
         </default>
+        <readonly>
+            <profile>default</profile>
+            <readonly>1</readonly>
+        </readonly>
     </profiles>
     <users>
         <default>
@@ -70,6 +75,12 @@ $profile_xml
             <profile>default</profile>
             <quota>default</quota>
         </$AUTH_USER>
+        <chn_ro>
+            <password></password>
+            <networks><ip>127.0.0.1</ip><ip>::1</ip></networks>
+            <profile>readonly</profile>
+            <quota>default</quota>
+        </chn_ro>
     </users>
     <quotas><default></default></quotas>
 </clickhouse>
