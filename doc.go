@@ -31,6 +31,17 @@
 // is sent (LZ4 is every server's default); compress=zstd sends it, which a readonly=1 user is
 // refused.
 //
+// # Retries
+//
+// A read (read_retries) and an insert (insert_retries) are run again on a new connection only
+// after a transport failure: the socket ended, was reset or refused, a read timed out (not the
+// caller's context), or a compressed frame failed its checksum (a failed read's error wraps a
+// *TransportError). An answer that breaks the protocol (an unknown packet, a count over a limit,
+// a malformed block: a *ProtocolError without a *TransportError) would break the same way
+// again: it is returned at once, its connection closed, nothing retried; an insert that had
+// sent rows then returns an *InsertUnconfirmedError around it. A server exception leaves the
+// connection in step and in the pool.
+//
 // # Batched inserts
 //
 // Inside a transaction, Prepare("INSERT INTO t [(cols)] [VALUES]") starts the insert and takes the

@@ -127,8 +127,15 @@ func (c *conn) finishInsert(ctx context.Context, ins *chconn.Insert) error {
 // is when the server refused the insert or nothing was sent.
 func (c *conn) retryInsert(ctx context.Context, ins *chconn.Insert, err error) error {
 	if ins.Unconfirmed() == nil {
-		if isContextErr(err) && ins.Sent() > 0 {
+		var pe *ProtocolError
+		switch {
+		case ins.Sent() == 0:
+		case isContextErr(err):
 			return ins.UnconfirmedError(err, "the context ended")
+		case errors.As(err, &pe):
+			// The server's answer broke the protocol after rows went out: they may have been
+			// committed, and a retry would only get the same answer again.
+			return ins.UnconfirmedError(err, "the server's answer broke the protocol, which is not retried")
 		}
 		return sqlErr(err)
 	}
@@ -161,7 +168,7 @@ func (c *conn) retryInsert(ctx context.Context, ins *chconn.Insert, err error) e
 			c.ctr.health.failed(cc.Addr(), c.ctr.cfg.HostBackoff, time.Now())
 			var hm *chconn.HeaderMismatchError
 			var ue *UnsupportedError
-			if errors.As(rerr, &hm) || errors.As(rerr, &ue) {
+			if errors.As(rerr, &hm) || errors.As(rerr, &ue) || !retryableInsertErr(rerr) {
 				ins.Forget()
 				return ins.UnconfirmedError(err, rerr.Error())
 			}
@@ -185,8 +192,7 @@ func (c *conn) reopenInsert(ctx context.Context, err error, try int) bool {
 	if c.ctr == nil || try > c.ctr.cfg.InsertRetries || ctx.Err() != nil || isContextErr(err) {
 		return false
 	}
-	var ex *Exception
-	if errors.As(err, &ex) && !chconn.RetryableInsertCode(ex.Code) || !errors.As(err, &ex) && !c.cc.Bad() {
+	if !retryableInsertErr(err) {
 		return false
 	}
 	old := c.cc.Addr()
@@ -197,6 +203,18 @@ func (c *conn) reopenInsert(ctx context.Context, err error, try int) bool {
 	}
 	c.replaceConn(cc)
 	return true
+}
+
+// retryableInsertErr reports whether an insert that failed with err may be run again on another
+// connection: a transport failure (chconn.IsTransport), or a server exception that blames the
+// replica (chconn.RetryableInsertCode). Never after an answer that broke the protocol, nor an
+// exception about the data: either would come again.
+func retryableInsertErr(err error) bool {
+	var ex *Exception
+	if errors.As(err, &ex) {
+		return chconn.RetryableInsertCode(ex.Code)
+	}
+	return chconn.IsTransport(err)
 }
 
 // noInsertRetry returns why the unconfirmed ins is not to be retried now, or "".
@@ -214,6 +232,8 @@ func (c *conn) noInsertRetry(ctx context.Context, ins *chconn.Insert) string {
 		return "the context ended"
 	case !ins.Resumable():
 		return "nothing kept to send again"
+	case !retryableInsertErr(ins.Unconfirmed()):
+		return "not a transport failure"
 	}
 	return ""
 }

@@ -17,7 +17,9 @@ import (
 // another host first; the host that broke backs off. The result then reads from the new
 // connection as if nothing had happened. Up to ReadRetries times per statement. It never
 // happens once a row was delivered (rows and Blocks know: a result never restarts and repeats
-// rows), for a server's exception (the statement failed, not the connection), when the query's
+// rows), for a server's exception (the statement failed, not the connection), for an answer
+// that broke the protocol (only a transport failure, chconn.IsTransport, is retried: the same
+// query would get the same lie again, at three times the server's work), when the query's
 // context has ended, or inside a transaction (its insert is on the old connection). The query
 // id follows the same policy on every attempt: the caller's WithQueryID, else a new one.
 // database/sql's own retry (driver.ErrBadConn) covers a connection found broken before the
@@ -84,7 +86,7 @@ func (c *conn) retryRead(err error) bool {
 	var ex *Exception
 	if c.ctr == nil || rr.ctx == nil || rr.ctx.Err() != nil || errors.Is(err, context.Canceled) ||
 		errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ex) || rr.tries >= c.ctr.cfg.ReadRetries ||
-		c.cc.InTx() || !sqltext.IsReadOnly(rr.body) || !c.cc.Bad() {
+		c.cc.InTx() || !sqltext.IsReadOnly(rr.body) || !c.cc.Bad() || !chconn.IsTransport(err) {
 		return false
 	}
 	rr.tries++
@@ -121,3 +123,10 @@ func (c *conn) replaceConn(cc *chconn.Conn) {
 	_ = c.cc.Close()
 	c.cc = cc
 }
+
+// TransportError marks a failure of the connection itself (field Err, the cause): the socket
+// ended, was reset or refused, timed out (not by the caller's context), or a compressed frame
+// failed its checksum. It is found with errors.As inside the *ProtocolError the call returns.
+// Only such a failure is retried (read_retries, insert_retries); an answer that breaks the
+// protocol (a *ProtocolError without it) is returned at once and its connection closed.
+type TransportError = chconn.TransportError

@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/chnative/chnative/nativeproto"
@@ -39,14 +41,45 @@ func (c *Conn) fail(ctx context.Context, fired bool, err error) error {
 		return c.contextError(cause)
 	}
 	c.traceEnd("query broken", err)
+	transport := c.transport(err)
 	c.markBad()
-	if errors.As(err, &ne) && ne.Timeout() {
-		return &ProtocolError{Op: "read", Err: err}
+	var pe *ProtocolError
+	switch {
+	case !transport:
+		if errors.As(err, &pe) {
+			return err // already says what broke (a result's blocks, say)
+		}
+		return &ProtocolError{Op: "conversation", Err: err}
+	case errors.As(err, &ne) && ne.Timeout():
+		return &ProtocolError{Op: "read", Err: &TransportError{Err: err}}
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return &ProtocolError{Op: "read", Err: &TransportError{Err: fmt.Errorf("server closed the connection: %w", err)}}
 	}
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return &ProtocolError{Op: "read", Err: fmt.Errorf("server closed the connection: %w", err)}
+	return &ProtocolError{Op: "conversation", Err: &TransportError{Err: err}}
+}
+
+// transport reports whether err, which broke the conversation, is a transport failure (see
+// TransportError, IsTransport) rather than a lie: the socket failed under a read (sockReader saw
+// it, so an unexpected EOF inside a block is the connection's end, not a short block), or err
+// is one IsTransport knows by itself. Anything else came from bytes that did arrive, and would
+// arrive again.
+func (c *Conn) transport(err error) bool { return c.sockErr.Load() || IsTransport(err) }
+
+// sockReader is the bottom of a connection's read path: the socket, noting in failed that a
+// read of it failed (EOF, reset, a closed socket), for transport. A deadline's timeout is not
+// noted: packetWithin's short waits time out harmlessly, and a timeout that breaks a read is
+// still in the error itself.
+type sockReader struct {
+	r      io.Reader
+	failed *atomic.Bool
+}
+
+func (s sockReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+		s.failed.Store(true)
 	}
-	return &ProtocolError{Op: "conversation", Err: err}
+	return n, err
 }
 
 // cancelAndDrain sends Cancel and reads until the query ends, within DrainTimeout; otherwise the

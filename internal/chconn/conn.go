@@ -49,6 +49,9 @@ type Conn struct {
 	queryTZ bool
 
 	bad    bool       // the stream is out of sync or broken: never reuse
+	// sockErr: a read from the socket failed (not by a deadline); set by sockReader, read by
+	// transport (cancel.go) to tell a transport failure from a lie.
+	sockErr atomic.Bool
 	busy   bool       // a result set or insert is open
 	insert *Insert    // the open insert, if any
 	blocks blockCache // the blocks kept for the next query (blocks.go)
@@ -87,7 +90,7 @@ type Conn struct {
 
 func newConn(cfg *dsn.Config, nc net.Conn, addr string, log *slog.Logger) *Conn {
 	c := &Conn{cfg: cfg, nc: nc, addr: addr, loc: time.UTC, sessLoc: time.UTC, log: log, created: time.Now()}
-	var src io.Reader = nc
+	var src io.Reader = sockReader{r: nc, failed: &c.sockErr}
 	if log != nil {
 		src = countingReader{r: nc, n: &c.bytesRead}
 	}

@@ -3,6 +3,7 @@ package chconn
 import (
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 
 	"github.com/chnative/chnative/nativeproto"
@@ -170,3 +171,34 @@ func (e *DialError) Unwrap() error { return e.Err }
 // database/sql adapter turns it into driver.ErrBadConn, on which database/sql retries on another
 // connection. It is returned as it is, never wrapped.
 var ErrBadConn = errors.New("chnative: bad connection")
+
+// TransportError marks a failure of the connection itself rather than of what the server said:
+// the socket ended (EOF, also inside a packet), was reset or refused, a read or write timed out
+// (not by the caller's context), or a compressed frame failed its checksum. It is the only
+// failure after which a read (read_retries) or an insert (insert_retries) is run again on a new
+// connection: there the same statement may well succeed. An answer that breaks the protocol (a
+// *ProtocolError without a TransportError: an unknown packet, a count over a limit, a
+// malformed block) would break the same way again; it is returned at once. It wraps the cause:
+// errors.Is(err, io.ErrUnexpectedEOF) and errors.As(err, **net.OpError) see through it.
+type TransportError struct {
+	Err error
+}
+
+func (e *TransportError) Error() string { return e.Err.Error() }
+
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// IsTransport reports whether err is a transport failure: a *TransportError in its chain (the
+// connection's read path marks its own), a socket call's error (a net.Error: a write that
+// failed, a timeout), a frame checksum mismatch, or ErrBadConn (the connection was found broken
+// before anything was sent). It is the one test every retry makes: the root's read and insert
+// retries, and Insert's unconfirmed state.
+func IsTransport(err error) bool {
+	if err == nil {
+		return false
+	}
+	var te *TransportError
+	var ne net.Error
+	var ce *nativeproto.ChecksumError
+	return errors.As(err, &te) || errors.Is(err, ErrBadConn) || errors.As(err, &ne) || errors.As(err, &ce)
+}

@@ -160,8 +160,10 @@ func (ins *Insert) lose(err error) error {
 }
 
 // failed classifies err, the result of c.fail for a Finish: the insert is unconfirmed when the
-// connection broke or the server answered a RetryableInsertCode; after any other exception or
-// the context's end it is over and its copies are dropped. It returns err.
+// connection failed (a transport failure, IsTransport) or the server answered a
+// RetryableInsertCode; after any other exception, an answer that broke the protocol (which a
+// retry would only get again) or the context's end it is over and its copies are dropped. It
+// returns err.
 func (ins *Insert) failed(err error) error {
 	var ex *Exception
 	switch {
@@ -171,7 +173,7 @@ func (ins *Insert) failed(err error) error {
 		}
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		// Cancelled, and drained off the caller's path: c is not to be read here.
-	case ins.c.bad:
+	case IsTransport(err):
 		return ins.lose(err)
 	}
 	ins.retry.release(ins.c)
@@ -282,7 +284,7 @@ func (ins *Insert) Resume(ctx context.Context, c2 *Conn, opts *Options) error {
 	if err := c2.writeKept(r.pkts); err != nil {
 		c2.busy = false
 		c2.markBad()
-		return &ProtocolError{Op: "insert", Err: err}
+		return &ProtocolError{Op: "insert", Err: &TransportError{Err: err}}
 	}
 	if c2.log != nil {
 		c2.log.Debug("chnative: insert resumed", slog.String("addr", c2.addr), slog.Int("packets", len(r.pkts)),
