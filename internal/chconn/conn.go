@@ -48,15 +48,16 @@ type Conn struct {
 	loc     *time.Location
 	queryTZ bool
 
-	bad bool // the stream is out of sync or broken: never reuse
+	bad    bool       // the stream is out of sync or broken: never reuse
+	busy   bool       // a result set or insert is open
+	insert *Insert    // the open insert, if any
+	blocks blockCache // the blocks kept for the next query (blocks.go)
+	closed bool
+	inTx   bool
+
 	// sockErr: a read from the socket failed (not by a deadline); set by sockReader, read by
 	// transport (cancel.go) to tell a transport failure from a lie.
 	sockErr atomic.Bool
-	busy    bool       // a result set or insert is open
-	insert  *Insert    // the open insert, if any
-	blocks  blockCache // the blocks kept for the next query (blocks.go)
-	closed  bool
-	inTx    bool
 
 	// keptSpare are copy buffers of the last insert (insert_retry.go), empty, for the next
 	// one; at most keptRetain bytes.
