@@ -158,15 +158,14 @@ func newCountingServer(t testing.TB, tc faultCase) *countingServer {
 
 // faultTiers run the query through each read path.
 var faultTiers = []struct {
-	name  string
-	retry bool // a read that read_retries runs again (Exec is never run again once sent)
-	run   func(ctx context.Context, db *sql.DB, query string) error
+	name   string
+	retry  bool // a read that read_retries runs again (Exec is never run again once sent)
+	logged bool // with a debug Logger, whose byte counter sits in the read path
+	run    func(ctx context.Context, db *sql.DB, query string) error
 }{
-	{"rows", true, func(ctx context.Context, db *sql.DB, query string) error {
-		_, err := readAll(ctx, db, query)
-		return err
-	}},
-	{"blocks", true, func(ctx context.Context, db *sql.DB, query string) error {
+	{"rows", true, false, readAllErr},
+	{"rowsLogged", true, true, readAllErr},
+	{"blocks", true, false, func(ctx context.Context, db *sql.DB, query string) error {
 		c, err := db.Conn(ctx)
 		if err != nil {
 			return err
@@ -183,10 +182,15 @@ var faultTiers = []struct {
 			return bs.Err()
 		})
 	}},
-	{"exec", false, func(ctx context.Context, db *sql.DB, query string) error {
+	{"exec", false, false, func(ctx context.Context, db *sql.DB, query string) error {
 		_, err := db.ExecContext(ctx, query)
 		return err
 	}},
+}
+
+func readAllErr(ctx context.Context, db *sql.DB, query string) error {
+	_, err := readAll(ctx, db, query)
+	return err
 }
 
 // TestRetryOnlyTransportFailures: with read_retries=2, a transport failure reaches the server
@@ -204,7 +208,12 @@ func TestRetryOnlyTransportFailures(t *testing.T) {
 				if tc.compressed {
 					params = append(params, "compress=lz4")
 				}
-				db := openAt(t, []string{srv.Addr()}, params...)
+				var db *sql.DB
+				if tier.logged {
+					db, _ = logDB(t, dsnFor([]string{srv.Addr()}, params...))
+				} else {
+					db = openAt(t, []string{srv.Addr()}, params...)
+				}
 				db.SetMaxOpenConns(1)
 				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 				defer cancel()

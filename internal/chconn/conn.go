@@ -93,7 +93,7 @@ func newConn(cfg *dsn.Config, nc net.Conn, addr string, log *slog.Logger) *Conn 
 	c := &Conn{cfg: cfg, nc: nc, addr: addr, loc: time.UTC, sessLoc: time.UTC, log: log, created: time.Now()}
 	var src io.Reader = sockReader{r: nc, failed: &c.sockErr}
 	if log != nil {
-		src = countingReader{r: nc, n: &c.bytesRead}
+		src = countingReader{r: src, n: &c.bytesRead}
 	}
 	c.pr = nativeproto.NewPacketReader(withLowat(nc, src))
 	c.pw = nativeproto.NewPacketWriter()
