@@ -3,6 +3,7 @@ package chnative
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"net"
 	"sync"
@@ -379,6 +380,82 @@ func TestInsertRetryOnlyTransportFailures(t *testing.T) {
 			bq, _, _ := b.got()
 			if len(aq) != 1 || len(bq) != 1 {
 				t.Errorf("INSERTs: %d and %d, want 1 on each host", len(aq), len(bq))
+			}
+		})
+	}
+}
+
+// TestExceptionThenJunkPinned: on a connection database/sql does not reset between statements
+// (a sql.Conn, a Tx), an exception followed by bytes nobody asked for leaves the stream out of
+// step: the next statement must not be sent into it (its answer would be read from the junk),
+// but refused with driver.ErrBadConn, nothing sent, and the connection closed. Junk that comes
+// with the exception is in the reader's buffer; junk that comes later is still in the socket.
+func TestExceptionThenJunkPinned(t *testing.T) {
+	ex := faketest.Pong(faketest.Exception(nil, 60, "DB::Exception: Table t doesn't exist", 1))
+	junk := []byte{0xde, 0xad, 0xbe, 0xef}
+	for _, tc := range []struct {
+		name  string
+		later bool
+	}{{"withException", false}, {"afterException", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var queries []string
+			srv, err := faketest.NewServer(func(s *faketest.Session) {
+				if s.Handshake() != nil {
+					return
+				}
+				for {
+					q, err := s.ReadQuery()
+					if err != nil {
+						return
+					}
+					mu.Lock()
+					queries = append(queries, q.Body)
+					mu.Unlock()
+					if q.Body == okQuery {
+						if s.Write(goodResponse(t, false)) != nil {
+							return
+						}
+						continue
+					}
+					if !tc.later {
+						_ = s.Write(append(append([]byte(nil), ex...), junk...))
+						continue
+					}
+					_ = s.Write(ex)
+					time.Sleep(30 * time.Millisecond)
+					_ = s.Write(junk)
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { srv.Close() })
+			db := openAt(t, []string{srv.Addr()}, "read_timeout=2s")
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			c, err := db.Conn(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			var ex *Exception
+			if _, err := c.ExecContext(ctx, "SELECT n FROM t"); !errors.As(err, &ex) {
+				t.Fatalf("first statement: %v, want the server's exception", err)
+			}
+			time.Sleep(100 * time.Millisecond) // the late junk has arrived
+			rows, err := c.QueryContext(ctx, okQuery)
+			if err == nil {
+				rows.Close()
+			}
+			if !errors.Is(err, driver.ErrBadConn) {
+				t.Errorf("the next statement on the pinned connection: %v, want driver.ErrBadConn", err)
+			}
+			mu.Lock()
+			got := len(queries)
+			mu.Unlock()
+			if got != 1 {
+				t.Errorf("%d statements reached the server, want 1: the next one was sent into the unread junk", got)
 			}
 		})
 	}

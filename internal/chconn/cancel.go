@@ -15,10 +15,13 @@ import (
 )
 
 // fail classifies an error that happened while talking to the server: a server Exception leaves
-// the connection usable; a context error triggers cancel-and-drain; anything else breaks it.
+// the connection usable (once the next Begin has found nothing unread after it); a context error
+// triggers cancel-and-drain; anything else breaks it, as a transport failure (TransportError,
+// retried) or as a lie (returned at once).
 func (c *Conn) fail(ctx context.Context, fired bool, err error) error {
 	var ex *Exception
 	if errors.As(err, &ex) {
+		c.afterException = true // in step only if nothing follows it: the next Begin checks
 		return err
 	}
 	// The socket deadline may expire a moment before the context's own timer: a timeout at or

@@ -58,6 +58,9 @@ type Conn struct {
 	// sockErr: a read from the socket failed (not by a deadline); set by sockReader, read by
 	// transport (cancel.go) to tell a transport failure from a lie.
 	sockErr atomic.Bool
+	// afterException: the last statement ended with the server's exception, which leaves the
+	// connection in use only if nothing follows it: the next Begin proves that (inStep).
+	afterException bool
 
 	// keptSpare are copy buffers of the last insert (insert_retry.go), empty, for the next
 	// one; at most keptRetain bytes.
@@ -192,7 +195,28 @@ func (c *Conn) Begin() error {
 	if c.busy {
 		return ErrConnBusy
 	}
+	if !c.inStep() {
+		c.logRetry("data left unread after the last statement")
+		c.markBad()
+		return ErrBadConn // nothing was sent on it
+	}
 	return nil
+}
+
+// inStep reports whether the idle connection has nothing unread, as it must between
+// statements; bytes there mean the server sent what no statement asked for, and the next
+// statement's answer would be read from them. Bytes already read into the buffer are checked
+// always (free); the socket is probed only after an exception ended the last statement (a
+// system call, so not on every statement: a pooled connection's ResetSession probes it anyway).
+func (c *Conn) inStep() bool {
+	if c.pr.Buffered() > 0 {
+		return false
+	}
+	if !c.afterException {
+		return true
+	}
+	c.afterException = false
+	return c.idleAndInSync()
 }
 
 // Close closes the connection. A background drain (drain.go) ends with it.
