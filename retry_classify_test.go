@@ -183,6 +183,19 @@ var faultTiers = []struct {
 			return bs.Err()
 		})
 	}},
+	{"select", true, false, func(ctx context.Context, db *sql.DB, query string) error {
+		c, err := db.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		defer c.Close()
+		return c.Raw(func(dc any) error {
+			_, err := Select[struct {
+				N uint64 `ch:"n"`
+			}](ctx, dc.(Conn), query)
+			return err
+		})
+	}},
 	{"exec", false, false, func(ctx context.Context, db *sql.DB, query string) error {
 		_, err := db.ExecContext(ctx, query)
 		return err
