@@ -35,7 +35,11 @@ import (
 // connection is dialed to another host first, the same INSERT is opened there with the same
 // options (query id policy, settings, WithDeduplicationToken), its table header is checked
 // against the first one, and every block sent so far is sent again, the same bytes in the same
-// order; then the failed step goes on. Up to dsn.Config.InsertRetries times per insert (DSN key
+// order; then the failed step goes on. "The connection broke" means a transport failure
+// (chnative.TransportError: the socket ended, was reset, timed out, or a frame failed its
+// checksum); an answer that breaks the protocol (an unknown packet, a malformed block) would
+// come again from a retry and is returned at once, as an *InsertUnconfirmedError when rows had
+// been sent. Up to dsn.Config.InsertRetries times per insert (DSN key
 // insert_retries, default 0: off, for the driver cannot know that the table deduplicates; a
 // plain MergeTree or Memory table would keep both copies of what the failed attempt committed.
 // Turn it on, insert_retries=2, for Replicated tables). The database/sql connection stays the same; a

@@ -15,8 +15,9 @@ import (
 //
 // Design note: an insert's Data packets are kept, as the bytes the socket got (encoded and, with
 // compression, compressed), from the moment each is written until the server confirms the insert
-// (EndOfStream), within dsn.Config.InsertRetryBuffer bytes. When the connection breaks under the
-// insert, or the server answers an exception that blames the replica rather than the data
+// (EndOfStream), within dsn.Config.InsertRetryBuffer bytes. When the connection fails under the
+// insert (a transport failure: IsTransport; an answer that breaks the protocol is not one), or
+// the server answers an exception that blames the replica rather than the data
 // (RetryableInsertCode), the insert is unconfirmed: the server may have committed any prefix of
 // its blocks. Resume opens the same INSERT on another connection, checks that its table header
 // is the same, and writes the kept packets again, the same bytes in the same order: the server
