@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"net"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -469,6 +470,38 @@ func TestExceptionThenJunkPinned(t *testing.T) {
 			mu.Unlock()
 			if got != 1 {
 				t.Errorf("%d statements reached the server, want 1: the next one was sent into the unread junk", got)
+			}
+		})
+	}
+}
+
+// TestInsertResumeStopsAtALie: an insert cut on its first host is resumed on the next; when
+// that host answers the INSERT with a lie, the insert stops there (an *InsertUnconfirmedError
+// around the *ProtocolError) instead of moving on to a third host.
+func TestInsertResumeStopsAtALie(t *testing.T) {
+	lie := faketest.UVarInt(nil, 99)
+	for _, mode := range insertModes {
+		t.Run(mode.name, func(t *testing.T) {
+			a := newInsertHost(t, &insertHost{cut: cutFirst(1)})
+			b := newInsertHost(t, &insertHost{open: func(int) []byte { return lie }})
+			c := newInsertHost(t, &insertHost{})
+			db := openAt(t, []string{a.addr(), b.addr(), c.addr()}, "read_timeout=2s", "insert_retries=2", "insert_block_rows=10")
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			err := mode.run(ctx, db, 30)
+			var ue *InsertUnconfirmedError
+			var pe *ProtocolError
+			if !errors.As(err, &ue) || !strings.Contains(ue.Reason, "unexpected server packet") {
+				t.Fatalf("error %v, want an *InsertUnconfirmedError naming the lie", err)
+			}
+			if !errors.As(err, &pe) {
+				t.Errorf("error %v does not wrap a *ProtocolError", err)
+			}
+			aq, _, _ := a.got()
+			bq, _, _ := b.got()
+			cq, _, _ := c.got()
+			if len(aq) != 1 || len(bq) != 1 || len(cq) != 0 {
+				t.Errorf("INSERTs: %d, %d, %d; want 1 on the cut host, 1 on the lying one, none on the third", len(aq), len(bq), len(cq))
 			}
 		})
 	}
