@@ -142,7 +142,7 @@ func excerpt(s string) string {
 // crash returns the runtime's reason for a crash (fatal error, panic, race report), if any.
 func crash(s string) string {
 	for _, l := range strings.Split(s, "\n") {
-		for _, p := range []string{"fatal error:", "panic:", "WARNING: DATA RACE", "runtime: out of memory", "runtime: goroutine stack exceeds"} {
+		for _, p := range []string{"hostile: RSS watchdog", "fatal error:", "panic:", "WARNING: DATA RACE", "runtime: out of memory", "runtime: goroutine stack exceeds"} {
 			if strings.HasPrefix(l, p) {
 				return l
 			}
@@ -160,6 +160,8 @@ func runChild(t *testing.T, c *hcase) {
 			t.Fatalf("RLIMIT_AS: %v", err)
 		}
 	}
+	stop := watchRSS(maxRSS(c))
+	defer stop()
 	base := runtime.NumGoroutine()
 	f := startFake(t, c)
 	params := append([]string{"dial_timeout=5s", "read_timeout=5s"}, c.params...)
@@ -189,6 +191,40 @@ func runChild(t *testing.T, c *hcase) {
 	}
 	f.srv.Close()
 	settle(t, base)
+}
+
+// watchRSS samples the process's resident set every few milliseconds and ends the process when
+// it passes max MiB: under -race there is no address-space limit, and a case that allocates
+// gigabytes must not take the machine's memory before its parent sees the peak.
+func watchRSS(max int64) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	page := int64(os.Getpagesize())
+	go func() {
+		defer close(finished)
+		tk := time.NewTicker(5 * time.Millisecond)
+		defer tk.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tk.C:
+			}
+			b, err := os.ReadFile("/proc/self/statm")
+			if err != nil {
+				continue
+			}
+			var size, resident int64
+			if _, err := fmt.Sscan(string(b), &size, &resident); err != nil {
+				continue
+			}
+			if rss := resident * page >> 20; rss > max {
+				fmt.Printf("hostile: RSS watchdog: %d MiB resident, bound %d MiB: killed\n", rss, max)
+				os.Exit(3)
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }
 
 // hostileQuery runs the good query, the hostile one and the good one again, with the checks.
