@@ -136,6 +136,18 @@ func totalsCases() []*hcase {
 		{"extremesNoColumns", nativeproto.ServerCodeExtremes, 2, func(e env) []faketest.Col { return nil }},
 	}
 	var out []*hcase
+	for _, v := range []struct {
+		suffix string
+		modern bool
+		comp   string
+	}{{"/26.7", true, ""}, {"/lz4", false, "lz4"}, {"/zstd", true, "zstd"}} {
+		l := lies[0]
+		out = append(out, withTiers(hcase{name: l.name + v.suffix, modern: v.modern, comp: v.comp, answer: func(e env) []byte {
+			return e.join(e.header(hdr...),
+				e.data(1, e.enc("c", "UInt64", uint64(5)), e.enc("c1", "String", "x")),
+				e.pkt(l.code, l.rows, l.cols(e)...), e.end())
+		}}, tierRows, tierBlocks)...)
+	}
 	for _, l := range lies {
 		out = append(out, withTiers(hcase{name: l.name, answer: func(e env) []byte {
 			return e.join(e.header(hdr...),
@@ -192,6 +204,16 @@ func typeChangeCases() []*hcase {
 			func(e env) []faketest.Col { return []faketest.Col{e.enc("c", "UInt64", uint64(1), uint64(2))} }, ""},
 	}
 	var out []*hcase
+	for _, v := range []struct {
+		suffix string
+		modern bool
+		comp   string
+	}{{"/26.7", true, ""}, {"/lz4", false, "lz4"}, {"/zstd", true, "zstd"}} {
+		ch := changes[0]
+		out = append(out, withTiers(hcase{name: ch.name + v.suffix, modern: v.modern, comp: v.comp, selectAs: ch.selectAs, answer: func(e env) []byte {
+			return e.join(e.header(ch.hdr...), e.data(2, ch.first(e)...), e.data(2, ch.second(e)...), e.end())
+		}}, tierRows, tierSelect)...)
+	}
 	for _, ch := range changes {
 		out = append(out, withTiers(hcase{name: ch.name, selectAs: ch.selectAs, answer: func(e env) []byte {
 			return e.join(e.header(ch.hdr...), e.data(2, ch.first(e)...), e.data(2, ch.second(e)...), e.end())
@@ -353,6 +375,9 @@ func packetCases() []*hcase {
 		{name: "typeName2^40", answer: raw(cat(dataHead, vu(1), vu(1), str("c"), vu(1<<40)))},
 		{name: "typeNameUnknown", want: wantErr, answer: simple("Foo(Bar)", 1, []byte{0})},
 		{name: "typeName2MiB", answer: raw(cat(dataHead, vu(1), vu(1), str("c"), str(strings.Repeat("A", 2<<20))))},
+		{name: "progressThenEOF", closeAfter: true, retry: true, want: wantErr, answer: after(cat(code(nativeproto.ServerCodeProgress), vu(1)))},
+		{name: "profileInfoThenEOF", closeAfter: true, retry: true, want: wantErr, answer: after(cat(code(nativeproto.ServerCodeProfileInfo), vu(1), vu(1)))},
+		{name: "exceptionThenEOF", closeAfter: true, retry: true, want: wantErr, answer: raw(cat(code(nativeproto.ServerCodeException), []byte{1, 0, 0, 0}, str("DB::Exception")))},
 		{name: "hasCustomByte7", modern: true, answer: func(e env) []byte {
 			return e.join(e.header([2]string{"c", "UInt8"}), e.data(1, faketest.Col{Name: "c", Type: "UInt8", Data: []byte{7, 1}}), e.end())
 		}},
@@ -399,7 +424,7 @@ func columnCases() []*hcase {
 		{name: "lowCardinalityKeys2^40", answer: simple("LowCardinality(String)", 3, lc(set(16, 1<<40)))},
 		{name: "lowCardinalityVersion5", answer: simple("LowCardinality(String)", 3, lc(set(0, 5)))},
 		{name: "lowCardinalityIndexWidth7", answer: simple("LowCardinality(String)", 3, lc(set(8, 0x607)))},
-		{name: "lowCardinalityIndexCountMismatch", answer: simple("LowCardinality(String)", 3, lc(set(30, 2)))},
+		{name: "lowCardinalityIndexCountMismatch", answer: simple("LowCardinality(String)", 3, lc(set(28, 5)))},
 		{name: "lowCardinalityOfArray", want: wantErr, answer: simple("LowCardinality(Array(UInt8))", 1, u64s(1, 0))},
 		{name: "variantDiscriminator200", answer: simple("Variant(String, UInt64)", 2, cat(u64s(0), []byte{0, 200}, str("x")))},
 		{name: "variantMode9", answer: simple("Variant(String, UInt64)", 1, cat(u64s(9), []byte{0}, str("x")))},
@@ -417,6 +442,19 @@ func columnCases() []*hcase {
 		{name: "aggregateFunctionGarbage", want: wantErr, answer: simple("AggregateFunction(uniq, UInt64)", 1, []byte{0xff, 0xff, 0xff})},
 	}
 	cases = append(cases, withTiers(hcase{name: "enum8ValueNotInType", answer: simple(enum, 2, []byte{1, 9})}, tierBlocks, tierSelect)...)
+	// Every fixed-width family: a block of 2 rows whose data holds one row, then EOF.
+	for _, f := range []struct {
+		typ   string
+		width int
+	}{
+		{"UInt16", 2}, {"Int32", 4}, {"Float64", 8}, {"Int128", 16}, {"UInt256", 32}, {"Decimal(38, 4)", 16},
+		{"Decimal256(10)", 32}, {"Date", 2}, {"Date32", 4}, {"DateTime", 4}, {"DateTime64(3, 'UTC')", 8},
+		{"UUID", 16}, {"IPv4", 4}, {"IPv6", 16}, {"FixedString(16)", 16}, {"Point", 16}, {"Bool", 1},
+		{"BFloat16", 2}, {"Interval(Second)", 8},
+	} {
+		cases = append(cases, &hcase{name: "short/" + f.typ, answer: simple(f.typ, 2, make([]byte, f.width)),
+			closeAfter: true, retry: true, want: wantErr})
+	}
 	return cases
 }
 
