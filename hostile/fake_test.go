@@ -24,6 +24,7 @@ type fake struct {
 	attempts atomic.Int64 // hostile queries received
 	closed   atomic.Int64 // connections that got a hostile answer and were closed by the client
 	reused   atomic.Int64 // connections that got a hostile answer and then another query
+	queries  atomic.Int64 // queries received, of any kind
 	cut      atomic.Int64 // for truncation cases: how many bytes of the answer to send
 }
 
@@ -56,6 +57,7 @@ func startFake(t *testing.T, c *hcase) *fake {
 			if err != nil {
 				return
 			}
+			f.queries.Add(1)
 			e := env{rev: s.Revision(), f: f}
 			if q.Compression {
 				e.method = methodOf(c.comp)

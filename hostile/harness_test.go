@@ -237,6 +237,9 @@ func hostileQuery(t *testing.T, c *hcase, f *fake, db *sql.DB) {
 			t.Fatal("a query succeeded on a server whose Hello lies")
 		}
 		checkKind(t, c, err)
+		if n := f.queries.Load(); n != 0 {
+			t.Errorf("the client sent %d queries after a Hello it should have refused", n)
+		}
 		return
 	}
 	if err := goodQuery(db); err != nil {
