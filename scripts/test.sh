@@ -11,6 +11,7 @@
 #    CHNATIVE_CLUSTER_*; a server that cannot be started fails the run;
 # 3. installs liblz4-dev when it is missing (conformance/codecs' cgo candidate needs it);
 #    gofmt -l (fails on any output), go vet ./... in the root module and in conformance/;
+#    then the hostile-server suite (./hostile/) in the default, purego and race builds;
 # 4. the real-server passes, once per server, with CHNATIVE_DSN, CHNATIVE_AUTH_DSN,
 #    CHNATIVE_HTTP_URL, CHNATIVE_SECURE_PORT and CHNATIVE_TLS_CA naming that server (26.7 has
 #    no TLS port: its tests put a TLS front before it, internal/testenv.SecureAddr):
@@ -249,6 +250,22 @@ check() {
 		echo "test.sh: FAILED: $step_name" >&2
 	fi
 }
+
+# >>> hostile-server suite (hostile/) >>>
+# Every case in its own process under a memory limit (see hostile/doc.go), in the three builds:
+# default, purego and race. It needs no server. The later ./... passes find
+# CHNATIVE_HOSTILE_STEP=done and do not run the suite again (it would add minutes per pass).
+for tags in "" purego race; do
+	flags=()
+	case "$tags" in
+	purego) flags=(-tags purego) ;;
+	race) flags=(-race) ;;
+	esac
+	step "go test ${flags[*]} -count=1 ./hostile/ (hostile-server suite, each case in its own process)"
+	check gotest "${flags[@]}" -count=1 -timeout 15m -run '^TestHostile$' ./hostile/
+done
+export CHNATIVE_HOSTILE_STEP=done
+# <<< hostile-server suite <<<
 
 # run_go SERVER: the go test -race passes of every module against SERVER, and the 1M-row round
 # trip without -race.

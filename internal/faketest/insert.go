@@ -40,7 +40,7 @@ func (t *Tap) Since(pos int) []byte { return append([]byte(nil), t.rec[pos:t.Pos
 
 // Revision returns the revision the session negotiated with Handshake.
 func (s *Session) Revision() nativeproto.Revision {
-	return nativeproto.Negotiate(s.Hello.Revision, Revision)
+	return nativeproto.Negotiate(s.Hello.Revision, s.announced())
 }
 
 // ReadData reads a client Data packet at revision rev, its block compressed or not as the query

@@ -98,6 +98,8 @@ type Session struct {
 	Conn  net.Conn
 	R     *columns.Reader
 	Hello nativeproto.ClientHello
+
+	serverRev nativeproto.Revision // the revision announced (HandshakeHello); 0 means Revision
 }
 
 // Handshake reads the client Hello and answers with a Hello of Revision.
@@ -131,8 +133,12 @@ func (s *Session) ReadQuery() (*nativeproto.Query, error) {
 		return nil, fmt.Errorf("faketest: got client packet %d, want Query", code)
 	}
 	q := new(nativeproto.Query)
-	if err := q.Decode(s.R, nativeproto.Negotiate(s.Hello.Revision, Revision)); err != nil {
+	if err := q.Decode(s.R, s.Revision()); err != nil {
 		return nil, err
+	}
+	if s.announced() >= nativeproto.RevSettingsAsStrings {
+		// From this revision the external tables end with an empty Data block, not a Ping.
+		return q, s.readEmptyData(q.Compression)
 	}
 	if code, err = s.R.UVarInt(); err != nil {
 		return nil, err

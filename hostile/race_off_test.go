@@ -1,0 +1,5 @@
+//go:build !race
+
+package hostile_test
+
+const raceBuild = false
