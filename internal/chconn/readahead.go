@@ -55,10 +55,13 @@ func (r *Result) StartAhead(work AheadWork) {
 	}
 	c, spare, ch := r.c, r.spare, r.aheadCh
 	stop, userLoc := &r.aheadStop, r.userLoc
+	names, types := r.names, r.types // never changed once the header is read
 	r.ahead = true
 	go func() {
 		ev, err := c.recv(spare)
-		if work != nil && err == nil && ev.code == nativeproto.ServerCodeData {
+		// The work reads the block by the header's columns: a block with others is left alone,
+		// and Next refuses it (checkBlock).
+		if work != nil && err == nil && ev.code == nativeproto.ServerCodeData && mismatch(ev.block, names, types) == matched {
 			loc := c.loc
 			if userLoc != nil {
 				loc = userLoc

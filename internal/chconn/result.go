@@ -2,6 +2,7 @@ package chconn
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"sync/atomic"
 	"time"
@@ -67,7 +68,9 @@ func (r *Result) readHeader() error {
 			r.SetLocations(ev.block)
 			return nil
 		default:
-			r.keep(ev)
+			if err := r.keep(ev); err != nil {
+				return r.finish(err)
+			}
 		}
 	}
 }
@@ -94,16 +97,90 @@ func (r *Result) Totals() *nativeproto.Block { return r.totals }
 // Extremes returns the extremes block once the result has been read to its end, or nil.
 func (r *Result) Extremes() *nativeproto.Block { return r.extremes }
 
-// keep stores Totals and Extremes blocks for the end of the result.
-func (r *Result) keep(ev event) {
+// keep stores Totals and Extremes blocks for the end of the result, once checked against the
+// header (checkBlock): a server that sends one before the header, or with other columns, lies.
+// A Totals or Extremes block without columns is no block (as a Data one is): servers send none.
+func (r *Result) keep(ev event) error {
+	var what string
 	switch ev.code {
 	case nativeproto.ServerCodeTotals:
-		r.SetLocations(ev.block)
-		r.totals = ev.block
+		what = "totals"
 	case nativeproto.ServerCodeExtremes:
-		r.SetLocations(ev.block)
+		what = "extremes"
+	default:
+		return nil
+	}
+	if ev.block.NumColumns() == 0 {
+		return nil
+	}
+	if r.names == nil {
+		return &ProtocolError{Op: "result", Err: &BlockMismatchError{Block: what, Column: -1, Got: ev.block.NumColumns()}}
+	}
+	if err := r.checkBlock(what, ev.block); err != nil {
+		return err
+	}
+	r.SetLocations(ev.block)
+	if what == "totals" {
+		r.totals = ev.block
+	} else {
 		r.extremes = ev.block
 	}
+	return nil
+}
+
+// BlockMismatchError reports a block of a result whose columns are not the header's: another
+// count, or column Column named or typed otherwise. Every tier reads a block by the header's
+// columns (database/sql's dest, a struct plan made from the first block, boxed windows), so such
+// a block is refused before anyone reads it, as a *ProtocolError wrapping this.
+type BlockMismatchError struct {
+	Block          string // "data", "totals" or "extremes"
+	Column         int    // the column that differs; -1 for a count (Got, Want), or no header (Want 0)
+	Name, WantName string // the column's name in the block and in the header
+	Type, WantType string // its type in the block and in the header
+	Got, Want      int    // the block's and the header's column counts, when Column is -1
+}
+
+func (e *BlockMismatchError) Error() string {
+	switch {
+	case e.Column < 0 && e.Want == 0 && e.Got > 0:
+		return fmt.Sprintf("%s block of %d columns before the result's header", e.Block, e.Got)
+	case e.Column < 0:
+		return fmt.Sprintf("%s block has %d columns, the result's header %d", e.Block, e.Got, e.Want)
+	case e.Name != e.WantName:
+		return fmt.Sprintf("%s block column %d is named %q, the result's header names it %q", e.Block, e.Column, e.Name, e.WantName)
+	}
+	return fmt.Sprintf("%s block column %d %q is %s, the result's header says %s", e.Block, e.Column, e.Name, e.Type, e.WantType)
+}
+
+// checkBlock returns a *ProtocolError when b, a block of the result other than its header, does
+// not have the header's columns: the same count, names and exact type strings (so Int8 then Int64,
+// also inside Nullable or Array, is refused). No allocation when they match: it runs per block.
+func (r *Result) checkBlock(what string, b *nativeproto.Block) error {
+	if i := mismatch(b, r.names, r.types); i != matched {
+		e := &BlockMismatchError{Block: what, Column: i, Got: b.NumColumns(), Want: len(r.names)}
+		if i >= 0 {
+			e.Name, e.WantName, e.Type, e.WantType = b.Name(i), r.names[i], b.Type(i), r.types[i]
+		}
+		return &ProtocolError{Op: "result", Err: e}
+	}
+	return nil
+}
+
+// matched is mismatch's answer for a block with the header's columns.
+const matched = -2
+
+// mismatch returns the first column of b whose name or type differs from names and types, -1
+// when the counts differ, or matched.
+func mismatch(b *nativeproto.Block, names, types []string) int {
+	if b.NumColumns() != len(types) || len(names) != len(types) {
+		return -1
+	}
+	for i, t := range types {
+		if b.Type(i) != t || b.Name(i) != names[i] {
+			return i
+		}
+	}
+	return matched
 }
 
 // SetLocations gives the zone-less DateTime columns of b, at any depth, the query's time zone
@@ -174,16 +251,43 @@ func (r *Result) Next() (b *nativeproto.Block, ahead bool, err error) {
 			if ev.block.NumColumns() == 0 {
 				continue
 			}
-			if ev.block.NumColumns() != len(r.names) {
-				return nil, false, r.finish(&ProtocolError{Op: "result", Err: io.ErrUnexpectedEOF})
+			if err := r.checkBlock("data", ev.block); err != nil {
+				return nil, false, r.finish(err)
 			}
 			r.swapBlock(ev.block)
 			r.SetLocations(ev.block)
 			return ev.block, fromAhead, nil
 		default:
-			r.keep(ev)
+			if err := r.keep(ev); err != nil {
+				return nil, false, r.finish(err)
+			}
 		}
 	}
+}
+
+// Fail ends the query with err, a lie the caller found in a block the result handed out (the
+// root's boxing, say): the connection is closed, since what else the server sent cannot be
+// trusted, and Next returns the error from then on. It returns the error, a *ProtocolError.
+func (r *Result) Fail(err error) error {
+	pe := &ProtocolError{Op: "result", Err: err}
+	if r.ahead {
+		// Closing the socket ends the read-ahead's read at once.
+		r.aheadStop.Store(true)
+		r.c.markBad()
+		<-r.aheadCh
+		r.ahead = false
+	}
+	r.c.markBad()
+	if !r.done {
+		r.done = true
+		if r.stop != nil {
+			r.stop()
+			r.stop = nil
+		}
+		r.c.busy = false
+	}
+	r.err = pe
+	return pe
 }
 
 // Close ends the result: an unfinished query is cancelled and drained.
@@ -253,12 +357,21 @@ func (r *Result) closeEvent(ev event, err error) (n int, end bool) {
 		_ = r.finish(nil)
 		return 0, true
 	case nativeproto.ServerCodeData:
-		if ev.block.NumColumns() == len(r.names) {
-			r.swapBlock(ev.block)
+		if ev.block.NumColumns() == 0 {
+			return 0, false
 		}
+		if err := r.checkBlock("data", ev.block); err != nil {
+			// A lie while closing: the connection is not proven clean, so it is closed.
+			_ = r.finish(err)
+			return 0, true
+		}
+		r.swapBlock(ev.block)
 		return ev.block.Rows(), false
 	default:
-		r.keep(ev)
+		if err := r.keep(ev); err != nil {
+			_ = r.finish(err)
+			return 0, true
+		}
 	}
 	return 0, false
 }
