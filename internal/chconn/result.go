@@ -21,12 +21,18 @@ type Result struct {
 	ctx   context.Context
 	stop  func() bool
 	block *nativeproto.Block // the block last handed out: the header, then Next's
-	names []string
-	types []string
+	cols  []string           // the header's column names, then their types (Names, Types)
 	done  bool
 	err   error
 
 	totals, extremes *nativeproto.Block
+
+	// checked holds, per column, the last two column objects checkBlock found of the header's
+	// type (the read block's and the read-ahead's): a column object keeps its type for life (a
+	// block decoded with another type gets a new one), so those need no type comparison, and
+	// Type, which builds the string of a composite type, is not called per block. It is made
+	// at the second block checked: a one-block result does without.
+	checked [][2]columns.Column
 
 	userLoc *time.Location // WithUserLocation's zone, or nil: the server's (r.c.loc)
 
@@ -59,11 +65,10 @@ func (r *Result) readHeader() error {
 		case nativeproto.ServerCodeData:
 			r.block = ev.block
 			n := ev.block.NumColumns()
-			nt := make([]string, 2*n) // names, then types: one allocation
-			r.names, r.types = nt[:n:n], nt[n:]
-			for i := range r.names {
-				r.names[i] = ev.block.Name(i)
-				r.types[i] = ev.block.Type(i)
+			r.cols = make([]string, 2*n) // names, then types: one allocation
+			for i := range n {
+				r.cols[i] = ev.block.Name(i)
+				r.cols[n+i] = ev.block.Type(i)
 			}
 			r.SetLocations(ev.block)
 			return nil
@@ -76,10 +81,10 @@ func (r *Result) readHeader() error {
 }
 
 // Names returns the result's column names (the caller must not change them).
-func (r *Result) Names() []string { return r.names }
+func (r *Result) Names() []string { n := len(r.cols) / 2; return r.cols[:n:n] }
 
 // Types returns the result's column types (the caller must not change them).
-func (r *Result) Types() []string { return r.types }
+func (r *Result) Types() []string { return r.cols[len(r.cols)/2:] }
 
 // Block returns the block last handed out: the header block (which may hold rows) until the
 // first Next; nil for a result without one.
@@ -113,7 +118,7 @@ func (r *Result) keep(ev event) error {
 	if ev.block.NumColumns() == 0 {
 		return nil
 	}
-	if r.names == nil {
+	if r.cols == nil {
 		return &ProtocolError{Op: "result", Err: &BlockMismatchError{Block: what, Column: -1, Got: ev.block.NumColumns()}}
 	}
 	if err := r.checkBlock(what, ev.block); err != nil {
@@ -156,28 +161,50 @@ func (e *BlockMismatchError) Error() string {
 // not have the header's columns: the same count, names and exact type strings (so Int8 then Int64,
 // also inside Nullable or Array, is refused). No allocation when they match: it runs per block.
 func (r *Result) checkBlock(what string, b *nativeproto.Block) error {
-	if i := mismatch(b, r.names, r.types); i != matched {
-		e := &BlockMismatchError{Block: what, Column: i, Got: b.NumColumns(), Want: len(r.names)}
+	names, types := r.Names(), r.Types()
+	switch {
+	case r.checked == nil:
+		r.checked = firstBlock // the first block: no cache yet
+	case len(r.checked) != len(types):
+		r.checked = make([][2]columns.Column, len(types))
+	}
+	if i := mismatch(b, names, types, r.checked, true); i != matched {
+		e := &BlockMismatchError{Block: what, Column: i, Got: b.NumColumns(), Want: len(names)}
 		if i >= 0 {
-			e.Name, e.WantName, e.Type, e.WantType = b.Name(i), r.names[i], b.Type(i), r.types[i]
+			e.Name, e.WantName, e.Type, e.WantType = b.Name(i), names[i], b.Type(i), types[i]
 		}
 		return &ProtocolError{Op: "result", Err: e}
 	}
 	return nil
 }
 
+// firstBlock is Result.checked after the first block checked: empty, not nil.
+var firstBlock = make([][2]columns.Column, 0)
+
 // matched is mismatch's answer for a block with the header's columns.
 const matched = -2
 
 // mismatch returns the first column of b whose name or type differs from names and types, -1
-// when the counts differ, or matched.
-func mismatch(b *nativeproto.Block, names, types []string) int {
+// when the counts differ, or matched. checked is Result.checked: a column object found there is
+// of its type already (columns are pointers: comparing them cannot panic); one checked now is
+// added when update is set.
+func mismatch(b *nativeproto.Block, names, types []string, checked [][2]columns.Column, update bool) int {
 	if b.NumColumns() != len(types) || len(names) != len(types) {
 		return -1
 	}
 	for i, t := range types {
-		if b.Type(i) != t || b.Name(i) != names[i] {
+		if b.Name(i) != names[i] {
 			return i
+		}
+		c := b.Column(i)
+		if i < len(checked) && (c == checked[i][0] || c == checked[i][1]) {
+			continue
+		}
+		if c.Type() != t {
+			return i
+		}
+		if update && i < len(checked) {
+			checked[i][0], checked[i][1] = c, checked[i][0]
 		}
 	}
 	return matched
