@@ -38,8 +38,14 @@ func hcWithCode(p []byte, code nativeproto.ServerCode) []byte {
 // hcLoopServer answers okQuery with goodResponse and every other query with script, query after
 // query on each connection, until the client hangs up.
 func hcLoopServer(t testing.TB, script []byte) *faketest.Server {
+	return hcLoopServerCompressed(t, false, script)
+}
+
+// hcLoopServerCompressed is hcLoopServer for a client that asked for compression when
+// compressed is set.
+func hcLoopServerCompressed(t testing.TB, compressed bool, script []byte) *faketest.Server {
 	t.Helper()
-	good := goodResponse(t, false)
+	good := goodResponse(t, compressed)
 	s, err := faketest.NewServer(func(s *faketest.Session) {
 		if s.Handshake() != nil {
 			return
@@ -66,20 +72,25 @@ func hcLoopServer(t testing.TB, script []byte) *faketest.Server {
 }
 
 // hcHeaderScript is header (no rows), then each block as a Data packet, then totals and extremes
-// when not nil, then the end of the result.
+// when not nil, then the end of the result; uncompressed (hcCompressed says otherwise).
 func hcHeaderScript(header []faketest.Col, blocks [][]faketest.Col, rows []uint64, totals, extremes []faketest.Col) []byte {
+	return hcScript(false, header, blocks, rows, totals, extremes)
+}
+
+// hcScript is hcHeaderScript with each block compressed (one LZ4 frame) when compressed is set.
+func hcScript(compressed bool, header []faketest.Col, blocks [][]faketest.Col, rows []uint64, totals, extremes []faketest.Col) []byte {
 	var b []byte
 	if header != nil {
-		b = faketest.DataPacket(b, 0, header, false)
+		b = faketest.DataPacket(b, 0, header, compressed)
 	}
 	for i, blk := range blocks {
-		b = faketest.DataPacket(b, rows[i], blk, false)
+		b = faketest.DataPacket(b, rows[i], blk, compressed)
 	}
 	if totals != nil {
-		b = append(b, hcWithCode(faketest.DataPacket(nil, 1, totals, false), nativeproto.ServerCodeTotals)...)
+		b = append(b, hcWithCode(faketest.DataPacket(nil, 1, totals, compressed), nativeproto.ServerCodeTotals)...)
 	}
 	if extremes != nil {
-		b = append(b, hcWithCode(faketest.DataPacket(nil, 2, extremes, false), nativeproto.ServerCodeExtremes)...)
+		b = append(b, hcWithCode(faketest.DataPacket(nil, 2, extremes, compressed), nativeproto.ServerCodeExtremes)...)
 	}
 	b = faketest.EndOfStream(b)
 	return faketest.Pong(b)
@@ -91,7 +102,7 @@ type hcHeaderCase struct {
 	want   []string // in the error's text: the column, and the types or counts
 }
 
-func hcHeaderCases(t testing.TB) []hcHeaderCase {
+func hcHeaderCases(t testing.TB, compressed bool) []hcHeaderCase {
 	mk := func(name, typ string, vals ...any) faketest.Col { return hcHeaderCol(t, name, typ, vals...) }
 	ns := func(vals ...any) faketest.Col { return mk("s", "String", vals...) }
 	nn := func(vals ...any) faketest.Col { return mk("n", "UInt64", vals...) }
@@ -104,17 +115,17 @@ func hcHeaderCases(t testing.TB) []hcHeaderCase {
 		cases = append(cases, hcHeaderCase{name, script, want})
 	}
 	// Finding 1: Totals and Extremes with fewer columns than the header.
-	add("totalsFewerColumns", hcHeaderScript(hdr, data, three, []faketest.Col{nn(uint64(6))}, nil), "totals", "1 columns", "2")
-	add("extremesFewerColumns", hcHeaderScript(hdr, data, three, totalsOK, []faketest.Col{nn(uint64(1), uint64(3))}), "extremes", "1 columns", "2")
-	add("totalsMoreColumns", hcHeaderScript(hdr, data, three, append(append([]faketest.Col(nil), totalsOK...), mk("x", "UInt8", uint8(1))), nil), "totals", "3 columns")
-	add("totalsTypeChanged", hcHeaderScript(hdr, data, three, []faketest.Col{mk("n", "UInt8", uint8(6)), ns("")}, nil), "totals", "n", "UInt8", "UInt64")
-	add("extremesTypeChanged", hcHeaderScript(hdr, data, three, nil, []faketest.Col{nn(uint64(1), uint64(3)), mk("s", "FixedString(1)", "a", "c")}), "extremes", "s", "FixedString(1)", "String")
-	add("totalsNameChanged", hcHeaderScript(hdr, data, three, []faketest.Col{nn(uint64(6)), mk("t", "String", "")}, nil), "totals", `"t"`, `"s"`)
+	add("totalsFewerColumns", hcScript(compressed, hdr, data, three, []faketest.Col{nn(uint64(6))}, nil), "totals", "1 columns", "2")
+	add("extremesFewerColumns", hcScript(compressed, hdr, data, three, totalsOK, []faketest.Col{nn(uint64(1), uint64(3))}), "extremes", "1 columns", "2")
+	add("totalsMoreColumns", hcScript(compressed, hdr, data, three, append(append([]faketest.Col(nil), totalsOK...), mk("x", "UInt8", uint8(1))), nil), "totals", "3 columns")
+	add("totalsTypeChanged", hcScript(compressed, hdr, data, three, []faketest.Col{mk("n", "UInt8", uint8(6)), ns("")}, nil), "totals", "n", "UInt8", "UInt64")
+	add("extremesTypeChanged", hcScript(compressed, hdr, data, three, nil, []faketest.Col{nn(uint64(1), uint64(3)), mk("s", "FixedString(1)", "a", "c")}), "extremes", "s", "FixedString(1)", "String")
+	add("totalsNameChanged", hcScript(compressed, hdr, data, three, []faketest.Col{nn(uint64(6)), mk("t", "String", "")}, nil), "totals", `"t"`, `"s"`)
 	// Item 3: the header block had no rows and no data block came (an empty result WITH TOTALS).
-	add("totalsFewerColumnsNoData", hcHeaderScript(hdr, nil, nil, []faketest.Col{nn(uint64(6))}, nil), "totals", "1 columns")
-	add("extremesTypeChangedNoData", hcHeaderScript(hdr, nil, nil, totalsOK, []faketest.Col{mk("n", "Int64", int64(1), int64(3)), ns("a", "c")}), "extremes", "Int64", "UInt64")
+	add("totalsFewerColumnsNoData", hcScript(compressed, hdr, nil, nil, []faketest.Col{nn(uint64(6))}, nil), "totals", "1 columns")
+	add("extremesTypeChangedNoData", hcScript(compressed, hdr, nil, nil, totalsOK, []faketest.Col{mk("n", "Int64", int64(1), int64(3)), ns("a", "c")}), "extremes", "Int64", "UInt64")
 	// No header at all: totals before any data block.
-	add("totalsWithoutHeader", hcHeaderScript(nil, nil, nil, []faketest.Col{nn(uint64(6))}, nil), "totals", "before")
+	add("totalsWithoutHeader", hcScript(compressed, nil, nil, nil, []faketest.Col{nn(uint64(6))}, nil), "totals", "before")
 	// Finding 2: a column's type changes between data blocks of one result.
 	i8 := func(vs ...int8) faketest.Col {
 		a := make([]any, len(vs))
@@ -124,21 +135,21 @@ func hcHeaderCases(t testing.TB) []hcHeaderCase {
 		return mk("i", "Int8", a...)
 	}
 	i64 := mk("i", "Int64", int64(0x41414141), int64(0x41414141), int64(0x41414141))
-	add("dataInt8ThenInt64", hcHeaderScript([]faketest.Col{i8()}, [][]faketest.Col{{i8(1, 2, 3)}, {i64}}, []uint64{3, 3}, nil, nil), "data", "i", "Int64", "Int8")
-	add("dataNullableInt8ThenInt64", hcHeaderScript([]faketest.Col{mk("p", "Nullable(Int8)")},
+	add("dataInt8ThenInt64", hcScript(compressed, []faketest.Col{i8()}, [][]faketest.Col{{i8(1, 2, 3)}, {i64}}, []uint64{3, 3}, nil, nil), "data", "i", "Int64", "Int8")
+	add("dataNullableInt8ThenInt64", hcScript(compressed, []faketest.Col{mk("p", "Nullable(Int8)")},
 		[][]faketest.Col{{mk("p", "Nullable(Int8)", int8(1), nil, int8(3))}, {mk("p", "Nullable(Int64)", int64(0x41414141), nil, int64(0x41414141))}},
 		[]uint64{3, 3}, nil, nil), "Nullable(Int64)", "Nullable(Int8)")
-	add("dataArrayInt8ThenInt64", hcHeaderScript([]faketest.Col{mk("ar", "Array(Int8)")},
+	add("dataArrayInt8ThenInt64", hcScript(compressed, []faketest.Col{mk("ar", "Array(Int8)")},
 		[][]faketest.Col{{mk("ar", "Array(Int8)", []int8{1}, []int8{}, []int8{2, 3})}, {mk("ar", "Array(Int64)", []int64{1, 2, 3, 4}, []int64{5}, []int64{6, 7, 8, 9, 10, 11, 12, 13})}},
 		[]uint64{3, 3}, nil, nil), "Array(Int64)", "Array(Int8)")
-	add("dataNameChanged", hcHeaderScript(hdr, [][]faketest.Col{{nn(uint64(1)), mk("z", "String", "a")}}, []uint64{1}, nil, nil), "data", `"z"`, `"s"`)
-	add("dataFewerColumns", hcHeaderScript(hdr, [][]faketest.Col{{nn(uint64(1))}}, []uint64{1}, nil, nil), "data", "1 columns", "2")
+	add("dataNameChanged", hcScript(compressed, hdr, [][]faketest.Col{{nn(uint64(1)), mk("z", "String", "a")}}, []uint64{1}, nil, nil), "data", `"z"`, `"s"`)
+	add("dataFewerColumns", hcScript(compressed, hdr, [][]faketest.Col{{nn(uint64(1))}}, []uint64{1}, nil, nil), "data", "1 columns", "2")
 	// The read-ahead decodes (and boxes) the next block while the caller reads a long one.
 	long8, long64 := make([]any, 2000), make([]any, 2000)
 	for i := range long8 {
 		long8[i], long64[i] = int8(i), int64(0x4141414141414141)
 	}
-	add("dataTypeChangedReadAhead", hcHeaderScript([]faketest.Col{i8()},
+	add("dataTypeChangedReadAhead", hcScript(compressed, []faketest.Col{i8()},
 		[][]faketest.Col{{mk("i", "Int8", long8...)}, {mk("i", "Int64", long64...)}}, []uint64{2000, 2000}, nil, nil), "i", "Int64", "Int8")
 	return cases
 }
@@ -250,32 +261,48 @@ func TestHeaderChecked(t *testing.T) {
 		name string
 		read func(context.Context, *sql.DB, string) error
 	}{{"rows", hcReadSets}, {"blocks", hcReadBlocks}, {"select", hcReadSelect}}
-	for _, tc := range hcHeaderCases(t) {
-		for _, tier := range tiers {
-			t.Run(tc.name+"/"+tier.name, func(t *testing.T) {
-				srv := hcLoopServer(t, tc.script)
-				db := openAt(t, []string{srv.Addr()}, "read_retries=0")
-				db.SetMaxOpenConns(1)
-				if n, err := readAll(context.Background(), db, okQuery); err != nil || n != 3 {
-					t.Fatalf("good response: %d rows, %v", n, err)
+	for _, compressed := range []bool{false, true} {
+		for _, tc := range hcHeaderCases(t, compressed) {
+			for _, tier := range tiers {
+				name := tc.name + "/" + tier.name
+				if compressed {
+					name += "/lz4"
 				}
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-				defer cancel()
-				start := time.Now()
-				err := tier.read(ctx, db, "SELECT lie")
-				if d := time.Since(start); d > 2*time.Second {
-					t.Errorf("error after %v", d)
-				}
-				hcCheckHeaderErr(t, err, tc.want)
-				before := srv.Accepts()
-				if n, err := readAll(context.Background(), db, okQuery); err != nil || n != 3 {
-					t.Fatalf("after the lie: %d rows, %v", n, err)
-				}
-				if got := srv.Accepts(); got != before+1 {
-					t.Errorf("%d new connections for the next query, want 1: the lying one was reused", got-before)
-				}
-			})
+				t.Run(name, func(t *testing.T) {
+					testHeaderCase(t, compressed, tc, tier.read)
+				})
+			}
 		}
+	}
+}
+
+// testHeaderCase reads the lying answer of tc with read and checks the error and that the
+// connection was not reused.
+func testHeaderCase(t *testing.T, compressed bool, tc hcHeaderCase, read func(context.Context, *sql.DB, string) error) {
+	params := []string{"read_retries=0"}
+	if compressed {
+		params = append(params, "compress=lz4")
+	}
+	srv := hcLoopServerCompressed(t, compressed, tc.script)
+	db := openAt(t, []string{srv.Addr()}, params...)
+	db.SetMaxOpenConns(1)
+	if n, err := readAll(context.Background(), db, okQuery); err != nil || n != 3 {
+		t.Fatalf("good response: %d rows, %v", n, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	err := read(ctx, db, "SELECT lie")
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("error after %v", d)
+	}
+	hcCheckHeaderErr(t, err, tc.want)
+	before := srv.Accepts()
+	if n, err := readAll(context.Background(), db, okQuery); err != nil || n != 3 {
+		t.Fatalf("after the lie: %d rows, %v", n, err)
+	}
+	if got := srv.Accepts(); got != before+1 {
+		t.Errorf("%d new connections for the next query, want 1: the lying one was reused", got-before)
 	}
 }
 
