@@ -103,8 +103,13 @@ func (r *Result) Totals() *nativeproto.Block { return r.totals }
 func (r *Result) Extremes() *nativeproto.Block { return r.extremes }
 
 // keep stores Totals and Extremes blocks for the end of the result, once checked against the
-// header (checkBlock): a server that sends one before the header, or with other columns, lies.
-// A Totals or Extremes block without columns is no block (as a Data one is): servers send none.
+// header: a server that sends one before the header, or with another number of columns, lies
+// (Rows reads them into database/sql's dest, of the header's length). Their names and types are
+// their own: ClickHouse 18.16 sends the Totals and Extremes of a UNION ALL with the names and
+// types of the SELECT they came from (UInt8 and "x" where the header says UInt16 and "a"),
+// which clients have always read as they are. That is safe: every tier reads them by their own
+// columns (Rows boxes each block's own windows, Blocks hands them over as they are, the struct
+// tier does not read them). A block without columns is no block (as a Data one is).
 func (r *Result) keep(ev event) error {
 	var what string
 	switch ev.code {
@@ -118,11 +123,9 @@ func (r *Result) keep(ev event) error {
 	if ev.block.NumColumns() == 0 {
 		return nil
 	}
-	if r.cols == nil {
-		return &ProtocolError{Op: "result", Err: &BlockMismatchError{Block: what, Column: -1, Got: ev.block.NumColumns()}}
-	}
-	if err := r.checkBlock(what, ev.block); err != nil {
-		return err
+	if r.cols == nil || ev.block.NumColumns() != len(r.cols)/2 {
+		return &ProtocolError{Op: "result", Err: &BlockMismatchError{Block: what, Column: -1,
+			Got: ev.block.NumColumns(), Want: len(r.cols) / 2, NoHeader: r.cols == nil}}
 	}
 	r.SetLocations(ev.block)
 	if what == "totals" {
@@ -134,20 +137,22 @@ func (r *Result) keep(ev event) error {
 }
 
 // BlockMismatchError reports a block of a result whose columns are not the header's: another
-// count, or column Column named or typed otherwise. Every tier reads a block by the header's
-// columns (database/sql's dest, a struct plan made from the first block, boxed windows), so such
-// a block is refused before anyone reads it, as a *ProtocolError wrapping this.
+// count, or (a Data block) column Column named or typed otherwise. Every tier reads a Data block
+// by the header's columns (database/sql's dest, a struct plan made from the first block), so
+// such a block is refused before anyone reads it, as a *ProtocolError wrapping this; Totals and
+// Extremes must have the header's count (see keep).
 type BlockMismatchError struct {
 	Block          string // "data", "totals" or "extremes"
-	Column         int    // the column that differs; -1 for a count (Got, Want), or no header (Want 0)
+	Column         int    // the column that differs; -1 for a count (Got, Want), or no header
 	Name, WantName string // the column's name in the block and in the header
 	Type, WantType string // its type in the block and in the header
 	Got, Want      int    // the block's and the header's column counts, when Column is -1
+	NoHeader       bool   // the block came before the result's header
 }
 
 func (e *BlockMismatchError) Error() string {
 	switch {
-	case e.Column < 0 && e.Want == 0 && e.Got > 0:
+	case e.NoHeader:
 		return fmt.Sprintf("%s block of %d columns before the result's header", e.Block, e.Got)
 	case e.Column < 0:
 		return fmt.Sprintf("%s block has %d columns, the result's header %d", e.Block, e.Got, e.Want)
