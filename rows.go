@@ -79,7 +79,9 @@ func (r *rows) Next(dest []driver.Value) error {
 	if row := r.row; row < r.box.Hi {
 		// The row is in the boxed window of the current block.
 		r.cur, r.row = row, row+1
-		r.box.Row(dest, r.block, row)
+		if err := r.box.Row(dest, r.block, row); err != nil {
+			return r.boxFailed(err)
+		}
 		return nil
 	}
 	r.usesNext = true
@@ -87,10 +89,22 @@ func (r *rows) Next(dest []driver.Value) error {
 		return err
 	}
 	if !r.pre.Take(&r.box, r.cur) {
-		r.box.Fill(r.block, r.cur, min(r.cur+boxing.Window, r.nrows))
+		if _, err := r.box.Fill(r.block, r.cur, min(r.cur+boxing.Window, r.nrows)); err != nil {
+			return r.boxFailed(err)
+		}
 	}
-	r.box.Row(dest, r.block, r.cur)
+	if err := r.box.Row(dest, r.block, r.cur); err != nil {
+		return r.boxFailed(err)
+	}
 	return nil
+}
+
+// boxFailed ends the result with err, a block the boxing could not rely on: a lie that got past
+// the header check. The connection is closed (chconn.Result.Fail).
+func (r *rows) boxFailed(err error) error {
+	r.box.Reset()
+	r.nrows, r.row = 0, 0
+	return sqlErr(r.res.Fail(err))
 }
 
 // advance moves to the next row, taking the Result's next block when the current one is used

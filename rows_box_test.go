@@ -54,9 +54,13 @@ func benchBoxRows(b *testing.B, blk *nativeproto.Block) {
 		bx.Reset()
 		for row := 0; row < n; row++ {
 			if row >= bx.Hi {
-				bx.Fill(blk, row, min(row+boxing.Window, n))
+				if _, err := bx.Fill(blk, row, min(row+boxing.Window, n)); err != nil {
+					b.Fatal(err)
+				}
 			}
-			bx.Row(dest, blk, row)
+			if err := bx.Row(dest, blk, row); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")

@@ -30,7 +30,11 @@ func (r *rows) NextRow() error {
 func (r *rows) ScanColumn(sc driver.ScanContext, i int, dest any) error {
 	col, row := r.block.Column(i), r.cur
 	if d, ok := dest.(*any); ok {
-		if v, ok := r.box.Value(r.block, i, row, r.nrows); ok {
+		v, ok, err := r.box.Value(r.block, i, row, r.nrows)
+		if err != nil {
+			return r.boxFailed(err)
+		}
+		if ok {
 			*d = v
 			return nil
 		}

@@ -38,9 +38,13 @@ func TestBoxEmptyStringsOnReusedMemory(t *testing.T) {
 		var bx Boxer
 		for row := range s.Rows() {
 			if row >= bx.Hi {
-				bx.Fill(blk, row, min(row+Window, s.Rows()))
+				if _, err := bx.Fill(blk, row, min(row+Window, s.Rows())); err != nil {
+					t.Fatal(err)
+				}
 			}
-			bx.Row(dest, blk, row)
+			if err := bx.Row(dest, blk, row); err != nil {
+				t.Fatal(err)
+			}
 			if got := dest[0].(string); got != s.String(row) {
 				t.Fatalf("row %d boxed as %q, want %q", row, got, s.String(row))
 			}

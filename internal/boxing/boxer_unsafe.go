@@ -133,8 +133,14 @@ type slabPlan struct {
 
 // Fill boxes rows [lo, hi) (hi possibly lowered to bound string windows, at least one row) of
 // every column with a window (columns.SQLWindowOf), makes them the current window, and returns
-// the bytes of slab it used.
-func (bx *Boxer) Fill(b *nativeproto.Block, lo, hi int) uintptr {
+// the bytes of slab it used. The rows and every column's window are checked before anything is
+// written (checkWindow): a block that does not hold what the slab's layout relies on is an error,
+// and bx then has no window.
+func (bx *Boxer) Fill(b *nativeproto.Block, lo, hi int) (uintptr, error) {
+	bx.Lo, bx.Hi = 0, 0
+	if err := checkRows(b, lo, hi); err != nil {
+		return 0, err
+	}
 	ncols := b.NumColumns()
 	if cap(bx.cols) < ncols {
 		bx.cols = make([]boxCol, ncols)
@@ -154,6 +160,10 @@ func (bx *Boxer) Fill(b *nativeproto.Block, lo, hi int) uintptr {
 	wins = wins[:ncols]
 	for i := range wins {
 		w := columns.SQLWindowOf(b.Column(i))
+		if err := checkWindow(&w, i, lo, hi); err != nil {
+			clear(wins)
+			return 0, err
+		}
 		if w.Kind == columns.WindowString {
 			hi = stringsEnd(w.Ends, lo, hi)
 		}
@@ -247,7 +257,7 @@ func (bx *Boxer) Fill(b *nativeproto.Block, lo, hi int) uintptr {
 		end(sb, base)
 	}
 	clear(wins) // not kept past Fill
-	return size
+	return size, nil
 }
 
 // slabSize returns the bytes of slab rows [lo, hi) take, with bx.plan's element sizes set and the
@@ -298,8 +308,13 @@ func (bx *Boxer) fitChunk(lo, hi int, wins []columns.Window) int {
 	return a
 }
 
-// Row copies row (an index in b, the current block, inside the window) into dest.
-func (bx *Boxer) Row(dest []driver.Value, b *nativeproto.Block, row int) {
+// Row copies row (an index in b, the current block, inside the window) into dest. A row outside
+// the window, or more values than the window has columns, is an error, with dest untouched: the
+// values are read from the slab at offsets computed from both.
+func (bx *Boxer) Row(dest []driver.Value, b *nativeproto.Block, row int) error {
+	if row < bx.Lo || row >= bx.Hi || len(dest) > len(bx.cols) {
+		return rowError(row, bx.Lo, bx.Hi, len(dest), len(bx.cols))
+	}
 	k := uintptr(row - bx.Lo)
 	cols := bx.cols[:len(dest)]
 	for i := range cols {
@@ -316,21 +331,28 @@ func (bx *Boxer) Row(dest []driver.Value, b *nativeproto.Block, row int) {
 			dest[i] = columns.SQLValue(b.Column(i), row)
 		}
 	}
+	return nil
 }
 
 // Value returns column i of row of b, the current block of nrows rows, as an interface into the
 // boxed window, boxing the window that starts at row when row is outside the current one; false
-// for a column without a window (the caller boxes it as usual).
-func (bx *Boxer) Value(b *nativeproto.Block, i, row, nrows int) (any, bool) {
+// for a column without a window (the caller boxes it as usual). An error is Fill's, or a column
+// or row outside the block.
+func (bx *Boxer) Value(b *nativeproto.Block, i, row, nrows int) (any, bool, error) {
 	if row < bx.Lo || row >= bx.Hi {
-		bx.Fill(b, row, min(row+Window, nrows))
+		if _, err := bx.Fill(b, row, min(row+Window, nrows)); err != nil {
+			return nil, false, err
+		}
+	}
+	if i < 0 || i >= len(bx.cols) {
+		return nil, false, rowError(row, bx.Lo, bx.Hi, i+1, len(bx.cols))
 	}
 	c := bx.cols[i]
 	if c.typ == nil {
-		return nil, false
+		return nil, false, nil
 	}
 	var v any
 	e := (*eface)(unsafe.Pointer(&v))
 	e.typ, e.data = c.typ, unsafe.Add(c.data, uintptr(row-bx.Lo)*c.size)
-	return v, true
+	return v, true, nil
 }

@@ -26,7 +26,10 @@
 // # unsafe, and the purego build
 //
 // Making interfaces that point into a copy needs package unsafe: it lives in the files named
-// *_unsafe.go (built unless the purego tag is given), each saying why and what it relies on. With
+// *_unsafe.go (built unless the purego tag is given), each saying why and what it relies on.
+// Nothing it relies on is taken on trust from a block: Fill checks the rows and every column's
+// window (sizes, memory, string offsets) and Row and Value the row and the column asked for,
+// before any offset is computed, and a lie is an [*Error] (check.go), in both builds. With
 // -tags purego their twins *_purego.go box plainly: each value is boxed by columns.SQLValue (one
 // allocation per value, as database/sql's own drivers do), with the same API and ownership. Strings scanned into *string
 // (TextWindows) are substrings of a strings.Builder's String in both builds: no unsafe there.

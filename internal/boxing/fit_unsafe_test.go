@@ -21,10 +21,16 @@ func TestBoxWindowsFillChunks(t *testing.T) {
 	alloc := testenv.AllocatedBy(func() {
 		for row := 0; row < n; row++ {
 			if row >= bx.Hi {
-				used += bx.Fill(b, row, min(row+Window, n))
+				u, err := bx.Fill(b, row, min(row+Window, n))
+				if err != nil {
+					t.Fatal(err)
+				}
+				used += u
 				windows++
 			}
-			bx.Row(dest, b, row)
+			if err := bx.Row(dest, b, row); err != nil {
+				t.Fatal(err)
+			}
 			if dest[0].(uint64) != uint64(row) || dest[1].(string) != s.String(row) || dest[2].(float64) != float64(row)/4 {
 				t.Fatalf("row %d boxed as %v %v %v", row, dest[0], dest[1], dest[2])
 			}

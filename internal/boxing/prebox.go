@@ -36,7 +36,12 @@ func (bx *Boxer) BoxAhead(b *nativeproto.Block, stop *atomic.Bool, pre *Preboxed
 	bx.Reset()
 	size := uintptr(0)
 	for lo := 0; lo < n && size < PreboxBytes && !stop.Load(); lo = bx.Hi {
-		size += bx.Fill(b, lo, min(lo+Window, n))
+		used, err := bx.Fill(b, lo, min(lo+Window, n))
+		if err != nil {
+			// Next boxes the rest itself, and meets the error there.
+			return
+		}
+		size += used
 		pre.cols = append(pre.cols, bx.cols...)
 		pre.his = append(pre.his, bx.Hi)
 	}

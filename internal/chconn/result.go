@@ -2,6 +2,7 @@ package chconn
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"sync/atomic"
 	"time"
@@ -20,12 +21,18 @@ type Result struct {
 	ctx   context.Context
 	stop  func() bool
 	block *nativeproto.Block // the block last handed out: the header, then Next's
-	names []string
-	types []string
+	cols  []string           // the header's column names, then their types (Names, Types)
 	done  bool
 	err   error
 
 	totals, extremes *nativeproto.Block
+
+	// checked holds, per column, the last two column objects checkBlock found of the header's
+	// type (the read block's and the read-ahead's): a column object keeps its type for life (a
+	// block decoded with another type gets a new one), so those need no type comparison, and
+	// Type, which builds the string of a composite type, is not called per block. It is made
+	// at the second block checked: a one-block result does without.
+	checked [][2]columns.Column
 
 	userLoc *time.Location // WithUserLocation's zone, or nil: the server's (r.c.loc)
 
@@ -58,25 +65,26 @@ func (r *Result) readHeader() error {
 		case nativeproto.ServerCodeData:
 			r.block = ev.block
 			n := ev.block.NumColumns()
-			nt := make([]string, 2*n) // names, then types: one allocation
-			r.names, r.types = nt[:n:n], nt[n:]
-			for i := range r.names {
-				r.names[i] = ev.block.Name(i)
-				r.types[i] = ev.block.Type(i)
+			r.cols = make([]string, 2*n) // names, then types: one allocation
+			for i := range n {
+				r.cols[i] = ev.block.Name(i)
+				r.cols[n+i] = ev.block.Type(i)
 			}
 			r.SetLocations(ev.block)
 			return nil
 		default:
-			r.keep(ev)
+			if err := r.keep(ev); err != nil {
+				return r.finish(err)
+			}
 		}
 	}
 }
 
 // Names returns the result's column names (the caller must not change them).
-func (r *Result) Names() []string { return r.names }
+func (r *Result) Names() []string { n := len(r.cols) / 2; return r.cols[:n:n] }
 
 // Types returns the result's column types (the caller must not change them).
-func (r *Result) Types() []string { return r.types }
+func (r *Result) Types() []string { return r.cols[len(r.cols)/2:] }
 
 // Block returns the block last handed out: the header block (which may hold rows) until the
 // first Next; nil for a result without one.
@@ -94,16 +102,117 @@ func (r *Result) Totals() *nativeproto.Block { return r.totals }
 // Extremes returns the extremes block once the result has been read to its end, or nil.
 func (r *Result) Extremes() *nativeproto.Block { return r.extremes }
 
-// keep stores Totals and Extremes blocks for the end of the result.
-func (r *Result) keep(ev event) {
+// keep stores Totals and Extremes blocks for the end of the result, once checked against the
+// header: a server that sends one before the header, or with another number of columns, lies
+// (Rows reads them into database/sql's dest, of the header's length). Their names and types are
+// their own: ClickHouse 18.16 sends the Totals and Extremes of a UNION ALL with the names and
+// types of the SELECT they came from (UInt8 and "x" where the header says UInt16 and "a"),
+// which clients have always read as they are. That is safe: every tier reads them by their own
+// columns (Rows boxes each block's own windows, Blocks hands them over as they are, the struct
+// tier does not read them). A block without columns is no block (as a Data one is).
+func (r *Result) keep(ev event) error {
+	var what string
 	switch ev.code {
 	case nativeproto.ServerCodeTotals:
-		r.SetLocations(ev.block)
-		r.totals = ev.block
+		what = "totals"
 	case nativeproto.ServerCodeExtremes:
-		r.SetLocations(ev.block)
+		what = "extremes"
+	default:
+		return nil
+	}
+	if ev.block.NumColumns() == 0 {
+		return nil
+	}
+	if r.cols == nil || ev.block.NumColumns() != len(r.cols)/2 {
+		return &ProtocolError{Op: "result", Err: &BlockMismatchError{Block: what, Column: -1,
+			Got: ev.block.NumColumns(), Want: len(r.cols) / 2, NoHeader: r.cols == nil}}
+	}
+	r.SetLocations(ev.block)
+	if what == "totals" {
+		r.totals = ev.block
+	} else {
 		r.extremes = ev.block
 	}
+	return nil
+}
+
+// BlockMismatchError reports a block of a result whose columns are not the header's: another
+// count, or (a Data block) column Column named or typed otherwise. Every tier reads a Data block
+// by the header's columns (database/sql's dest, a struct plan made from the first block), so
+// such a block is refused before anyone reads it, as a *ProtocolError wrapping this; Totals and
+// Extremes must have the header's count (see keep).
+type BlockMismatchError struct {
+	Block          string // "data", "totals" or "extremes"
+	Column         int    // the column that differs; -1 for a count (Got, Want), or no header
+	Name, WantName string // the column's name in the block and in the header
+	Type, WantType string // its type in the block and in the header
+	Got, Want      int    // the block's and the header's column counts, when Column is -1
+	NoHeader       bool   // the block came before the result's header
+}
+
+func (e *BlockMismatchError) Error() string {
+	switch {
+	case e.NoHeader:
+		return fmt.Sprintf("%s block of %d columns before the result's header", e.Block, e.Got)
+	case e.Column < 0:
+		return fmt.Sprintf("%s block has %d columns, the result's header %d", e.Block, e.Got, e.Want)
+	case e.Name != e.WantName:
+		return fmt.Sprintf("%s block column %d is named %q, the result's header names it %q", e.Block, e.Column, e.Name, e.WantName)
+	}
+	return fmt.Sprintf("%s block column %d %q is %s, the result's header says %s", e.Block, e.Column, e.Name, e.Type, e.WantType)
+}
+
+// checkBlock returns a *ProtocolError when b, a block of the result other than its header, does
+// not have the header's columns: the same count, names and exact type strings (so Int8 then Int64,
+// also inside Nullable or Array, is refused). No allocation when they match: it runs per block.
+func (r *Result) checkBlock(what string, b *nativeproto.Block) error {
+	names, types := r.Names(), r.Types()
+	switch {
+	case r.checked == nil:
+		r.checked = firstBlock // the first block: no cache yet
+	case len(r.checked) != len(types):
+		r.checked = make([][2]columns.Column, len(types))
+	}
+	if i := mismatch(b, names, types, r.checked, true); i != matched {
+		e := &BlockMismatchError{Block: what, Column: i, Got: b.NumColumns(), Want: len(names)}
+		if i >= 0 {
+			e.Name, e.WantName, e.Type, e.WantType = b.Name(i), names[i], b.Type(i), types[i]
+		}
+		return &ProtocolError{Op: "result", Err: e}
+	}
+	return nil
+}
+
+// firstBlock is Result.checked after the first block checked: empty, not nil.
+var firstBlock = make([][2]columns.Column, 0)
+
+// matched is mismatch's answer for a block with the header's columns.
+const matched = -2
+
+// mismatch returns the first column of b whose name or type differs from names and types, -1
+// when the counts differ, or matched. checked is Result.checked: a column object found there is
+// of its type already (columns are pointers: comparing them cannot panic); one checked now is
+// added when update is set.
+func mismatch(b *nativeproto.Block, names, types []string, checked [][2]columns.Column, update bool) int {
+	if b.NumColumns() != len(types) || len(names) != len(types) {
+		return -1
+	}
+	for i, t := range types {
+		if b.Name(i) != names[i] {
+			return i
+		}
+		c := b.Column(i)
+		if i < len(checked) && (c == checked[i][0] || c == checked[i][1]) {
+			continue
+		}
+		if c.Type() != t {
+			return i
+		}
+		if update && i < len(checked) {
+			checked[i][0], checked[i][1] = c, checked[i][0]
+		}
+	}
+	return matched
 }
 
 // SetLocations gives the zone-less DateTime columns of b, at any depth, the query's time zone
@@ -174,16 +283,43 @@ func (r *Result) Next() (b *nativeproto.Block, ahead bool, err error) {
 			if ev.block.NumColumns() == 0 {
 				continue
 			}
-			if ev.block.NumColumns() != len(r.names) {
-				return nil, false, r.finish(&ProtocolError{Op: "result", Err: io.ErrUnexpectedEOF})
+			if err := r.checkBlock("data", ev.block); err != nil {
+				return nil, false, r.finish(err)
 			}
 			r.swapBlock(ev.block)
 			r.SetLocations(ev.block)
 			return ev.block, fromAhead, nil
 		default:
-			r.keep(ev)
+			if err := r.keep(ev); err != nil {
+				return nil, false, r.finish(err)
+			}
 		}
 	}
+}
+
+// Fail ends the query with err, a lie the caller found in a block the result handed out (the
+// root's boxing, say): the connection is closed, since what else the server sent cannot be
+// trusted, and Next returns the error from then on. It returns the error, a *ProtocolError.
+func (r *Result) Fail(err error) error {
+	pe := &ProtocolError{Op: "result", Err: err}
+	if r.ahead {
+		// Closing the socket ends the read-ahead's read at once.
+		r.aheadStop.Store(true)
+		r.c.markBad()
+		<-r.aheadCh
+		r.ahead = false
+	}
+	r.c.markBad()
+	if !r.done {
+		r.done = true
+		if r.stop != nil {
+			r.stop()
+			r.stop = nil
+		}
+		r.c.busy = false
+	}
+	r.err = pe
+	return pe
 }
 
 // Close ends the result: an unfinished query is cancelled and drained.
@@ -253,12 +389,21 @@ func (r *Result) closeEvent(ev event, err error) (n int, end bool) {
 		_ = r.finish(nil)
 		return 0, true
 	case nativeproto.ServerCodeData:
-		if ev.block.NumColumns() == len(r.names) {
-			r.swapBlock(ev.block)
+		if ev.block.NumColumns() == 0 {
+			return 0, false
 		}
+		if err := r.checkBlock("data", ev.block); err != nil {
+			// A lie while closing: the connection is not proven clean, so it is closed.
+			_ = r.finish(err)
+			return 0, true
+		}
+		r.swapBlock(ev.block)
 		return ev.block.Rows(), false
 	default:
-		r.keep(ev)
+		if err := r.keep(ev); err != nil {
+			_ = r.finish(err)
+			return 0, true
+		}
 	}
 	return 0, false
 }

@@ -16,4 +16,7 @@
 // tag (slice_purego.go) a Slice is a reflect.Value of the slice and the field's index path, and
 // every access goes through reflect.Value.Index, FieldByIndex, Set and Convert: slow, but it
 // relies only on what reflect promises. slice_unsafe.go says what the fast build relies on.
+// Both builds check every access (the element is in the slice, the value has the field's size)
+// and panic with an *Error before a refused one; struct mapping checks each block's column
+// types against its plan first, so that panic is a last line, which it returns as an error.
 package fieldslice

@@ -28,7 +28,12 @@ func Elems(v reflect.Value) Slice { return Slice{v, nil} }
 // Len returns the number of elements.
 func (d Slice) Len() int { return d.v.Len() }
 
+// field returns element i's field. An element outside the slice panics with an *Error, as the
+// unsafe build's check does.
 func (d Slice) field(i int) reflect.Value {
+	if n := d.v.Len(); uint(i) >= uint(n) {
+		panic(&Error{Op: "access", Index: i, End: i + 1, Len: n})
+	}
 	e := d.v.Index(i)
 	if d.index != nil {
 		e = e.FieldByIndex(d.index)
@@ -39,12 +44,24 @@ func (d Slice) field(i int) reflect.Value {
 // Set stores v in element i's field, whose type has T's memory layout.
 func Set[T any](d Slice, i int, v T) {
 	f := d.field(i)
+	checkSize("Set", reflect.TypeFor[T](), f.Type())
 	f.Set(convertField(reflect.ValueOf(v), f.Type()))
 }
 
 // Get returns element i's field, whose type has T's memory layout.
 func Get[T any](d Slice, i int) T {
-	return convertField(d.field(i), reflect.TypeFor[T]()).Interface().(T)
+	f := d.field(i)
+	checkSize("Get", reflect.TypeFor[T](), f.Type())
+	return convertField(f, reflect.TypeFor[T]()).Interface().(T)
+}
+
+// checkSize panics with an *Error when t, the type stored or loaded, has another size than the
+// field's type ft: the unsafe build's check, so that both builds refuse the same accesses
+// (a conversion would otherwise truncate silently here).
+func checkSize(op string, t, ft reflect.Type) {
+	if t.Size() != ft.Size() {
+		panic(&Error{Op: op, Index: 0, End: 1, Len: 1, Size: t.Size(), FieldSize: ft.Size()})
+	}
 }
 
 // convertField returns v as type t, which has v's memory layout: v itself, a conversion, or
@@ -74,10 +91,20 @@ func convertField(v reflect.Value, t reflect.Type) reflect.Value {
 }
 
 // Addr returns a pointer (of type *ft) to element i's field, of type ft.
-func (d Slice) Addr(i int, ft reflect.Type) reflect.Value { return d.field(i).Addr() }
+func (d Slice) Addr(i int, ft reflect.Type) reflect.Value {
+	f := d.field(i)
+	checkSize("Addr", ft, f.Type())
+	return f.Addr()
+}
 
 // SetNil sets element i's field, a pointer, to nil.
-func (d Slice) SetNil(i int) { d.field(i).SetZero() }
+func (d Slice) SetNil(i int) {
+	f := d.field(i)
+	if f.Kind() != reflect.Pointer {
+		panic(&Error{Op: "SetNil", Index: 0, End: 1, Len: 1, Size: reflect.TypeFor[*int]().Size(), FieldSize: f.Type().Size()})
+	}
+	f.SetZero()
+}
 
 // SetPointer sets element i's field, a *E, to the address of element j of elems (a Slice of a
 // []E from Elems).
@@ -88,5 +115,9 @@ func (d Slice) SetPointer(i int, elems Slice, j int) {
 // SetSlice sets element i's field, a []E, to elements [lo, hi) of elems (a Slice of a []E from
 // Elems), with capacity hi-lo.
 func (d Slice) SetSlice(i int, elems Slice, lo, hi int) {
-	d.field(i).Set(elems.v.Slice3(lo, hi, hi))
+	f := d.field(i)
+	if lo < 0 || hi < lo || hi > elems.v.Len() {
+		panic(&Error{Op: "SetSlice", Index: lo, End: hi, Len: elems.v.Len()})
+	}
+	f.Set(elems.v.Slice3(lo, hi, hi))
 }

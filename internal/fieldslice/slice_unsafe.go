@@ -16,9 +16,13 @@ package fieldslice
 // stored as has the field's memory layout: the same kind and size (a named uint64 read as
 // uint64, a [16]byte-like array as [16]byte, a *T field as a pointer, a []T field as a slice
 // header); the columns' FieldCopyFunc and FieldAppendFunc only answer for such field types.
-// purego builds use slice_purego.go, which does the same through reflect.
+// Every access checks the element's index and that the size of what it stores or loads is the
+// field's (check): a lie that got past struct mapping's per-block type check panics with an
+// *Error there, before the access, instead of writing past the field or the array. purego
+// builds use slice_purego.go, which does the same through reflect.
 
 import (
+	"fmt"
 	"reflect"
 	"unsafe"
 )
@@ -27,43 +31,89 @@ import (
 // themselves): where struct mapping copies column values to, or appends them from. It borrows
 // the slice: nothing is copied.
 type Slice struct {
-	base unsafe.Pointer // the field in element 0
-	size uintptr        // the distance between elements
-	n    int
+	base  unsafe.Pointer // the field in element 0
+	size  uintptr        // the distance between elements
+	n     int
+	fsize uintptr // the field's size: every store and load must be of it
 }
 
 // Of returns field f of each element of rows. f must describe a field of T, with Offset
-// its offset from the start of T.
+// its offset from the start of T; a field that does not fit in T panics with an *Error.
 func Of[T any](rows []T, f reflect.StructField) Slice {
-	return Slice{unsafe.Add(unsafe.Pointer(unsafe.SliceData(rows)), f.Offset), unsafe.Sizeof(*new(T)), len(rows)}
+	size := unsafe.Sizeof(*new(T))
+	if f.Type == nil || f.Offset > size || f.Type.Size() > size-f.Offset || uint64(f.Type.Size()) >= maxLen || uint64(len(rows)) >= maxLen {
+		panic(&Error{Op: "Of", Msg: fmt.Sprintf("field %s of %v does not fit in an element of %d bytes", f.Name, f.Type, size)})
+	}
+	return Slice{unsafe.Add(unsafe.Pointer(unsafe.SliceData(rows)), f.Offset), size, len(rows), f.Type.Size()}
 }
 
 // Elems returns the elements of the slice v (made with reflect.MakeSlice, say) as a
 // Slice.
 func Elems(v reflect.Value) Slice {
-	return Slice{v.UnsafePointer(), v.Type().Elem().Size(), v.Len()}
+	size := v.Type().Elem().Size()
+	if uint64(size) >= maxLen || uint64(v.Len()) >= maxLen {
+		panic(&Error{Op: "Elems", Msg: fmt.Sprintf("%d elements of %d bytes", v.Len(), size)})
+	}
+	return Slice{v.UnsafePointer(), size, v.Len(), size}
 }
+
+// maxLen bounds the element counts and the field sizes of a Slice: check relies on both being
+// below it.
+const maxLen = 1 << 32
 
 // Len returns the number of elements.
 func (d Slice) Len() int { return d.n }
 
 func (d Slice) at(i int) unsafe.Pointer { return unsafe.Add(d.base, uintptr(i)*d.size) }
 
+// check panics with an *Error unless i is an element and a value of size bytes is the field's
+// size: every access below goes through it first, so none reaches outside the slice's array or
+// across fields. (Callers are the column copiers and appenders: a plan whose copier is of another
+// column type than the block's would store a wider value.)
+//
+// It runs for every value copied, so it is one comparison: a size other than the field's sets a
+// bit at 2^32 or above (size^d.fsize is 0 only when they are equal; Of and Elems refuse sizes
+// and lengths of 2^32 and more), which no index passes; and a panic, unlike a call, keeps Set
+// and Get within the inliner's budget. Two comparisons, or a call, slowed the columns' copy
+// loops measurably.
+func (d Slice) check(op string, i int, size uintptr) {
+	if uint(i)|uint(size^d.fsize)<<32 >= uint(d.n) {
+		panic(&Error{Op: op, Index: i, End: i + 1, Len: d.n, Size: size, FieldSize: d.fsize})
+	}
+}
+
 // Set stores v in element i's field, whose type has T's memory layout.
-func Set[T any](d Slice, i int, v T) { *(*T)(d.at(i)) = v }
+func Set[T any](d Slice, i int, v T) {
+	d.check("Set", i, unsafe.Sizeof(v))
+	*(*T)(d.at(i)) = v
+}
 
 // Get returns element i's field, whose type has T's memory layout.
-func Get[T any](d Slice, i int) T { return *(*T)(d.at(i)) }
+func Get[T any](d Slice, i int) T {
+	var v T
+	d.check("Get", i, unsafe.Sizeof(v))
+	return *(*T)(d.at(i))
+}
 
 // Addr returns a pointer (of type *ft) to element i's field, of type ft.
-func (d Slice) Addr(i int, ft reflect.Type) reflect.Value { return reflect.NewAt(ft, d.at(i)) }
+func (d Slice) Addr(i int, ft reflect.Type) reflect.Value {
+	d.check("Addr", i, ft.Size())
+	return reflect.NewAt(ft, d.at(i))
+}
 
 // SetNil sets element i's field, a pointer, to nil.
-func (d Slice) SetNil(i int) { *(*unsafe.Pointer)(d.at(i)) = nil }
+func (d Slice) SetNil(i int) {
+	d.check("SetNil", i, unsafe.Sizeof(unsafe.Pointer(nil)))
+	*(*unsafe.Pointer)(d.at(i)) = nil
+}
 
 // SetPointer sets element i's field, a *E, to the address of element j of elems (a Slice of a
 // []E from Elems).
 func (d Slice) SetPointer(i int, elems Slice, j int) {
+	d.check("SetPointer", i, unsafe.Sizeof(unsafe.Pointer(nil)))
+	if uint(j) >= uint(elems.n) {
+		panic(&Error{Op: "SetPointer", Index: j, End: j + 1, Len: elems.n})
+	}
 	*(*unsafe.Pointer)(d.at(i)) = elems.at(j)
 }
 
@@ -76,6 +126,10 @@ type sliceHeader struct {
 // SetSlice sets element i's field, a []E, to elements [lo, hi) of elems (a Slice of a []E from
 // Elems), with capacity hi-lo.
 func (d Slice) SetSlice(i int, elems Slice, lo, hi int) {
+	d.check("SetSlice", i, unsafe.Sizeof(sliceHeader{}))
+	if lo < 0 || hi < lo || hi > elems.n {
+		panic(&Error{Op: "SetSlice", Index: lo, End: hi, Len: elems.n})
+	}
 	p := elems.base
 	if hi > lo {
 		p = elems.at(lo)

@@ -20,6 +20,7 @@ type ReadPlan struct {
 // fieldCopier copies one column of a block into one field of every row.
 type fieldCopier struct {
 	col   int
+	typ   string // the column's type in the block planned from: copy is for it alone
 	field reflect.StructField
 	copy  columns.FieldCopyFunc
 }
@@ -37,7 +38,7 @@ func PlanRead(t reflect.Type, b *nativeproto.Block) (ReadPlan, error) {
 		if !ok {
 			return ReadPlan{}, fmt.Errorf("chnative: no field of %v for column %s", t, b.Name(i))
 		}
-		p.fields = append(p.fields, fieldCopier{col: i, field: f, copy: copierFor(b.Column(i), f.Type)})
+		p.fields = append(p.fields, fieldCopier{col: i, typ: b.Type(i), field: f, copy: copierFor(b.Column(i), f.Type)})
 	}
 	return p, nil
 }
@@ -48,8 +49,35 @@ func (p ReadPlan) Planned() bool { return p.fields != nil }
 // CopyBlock copies rows [0, len(dst)) of b into dst, whose elements are zero, of the struct type
 // p was planned for. What the fields point to is allocated here and never reused: it belongs
 // to the caller.
-func CopyBlock[T any](p ReadPlan, b *nativeproto.Block, dst []T) error {
+//
+// A copier is chosen for the column type of the block p was planned from, and stores values of
+// that type's size: b must have the same columns, of the same types, with the rows asked for.
+// That is checked first (the result's header check makes it so for every block of a query);
+// should a copier still store a value its field cannot take, fieldslice's own check panics
+// before the store, and that is returned as an error here.
+func CopyBlock[T any](p ReadPlan, b *nativeproto.Block, dst []T) (err error) {
 	n := len(dst)
+	if b.NumColumns() != len(p.fields) {
+		return fmt.Errorf("chnative: a block of %d columns for a struct plan of %d", b.NumColumns(), len(p.fields))
+	}
+	for _, fc := range p.fields {
+		col := b.Column(fc.col)
+		if t := col.Type(); t != fc.typ {
+			return fmt.Errorf("chnative: column %s is %s in this block, %s in the block its struct plan was made from", b.Name(fc.col), t, fc.typ)
+		}
+		if col.Rows() < n {
+			return fmt.Errorf("chnative: column %s has %d rows, %d asked for", b.Name(fc.col), col.Rows(), n)
+		}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			fe, ok := r.(*fieldslice.Error)
+			if !ok {
+				panic(r)
+			}
+			err = fmt.Errorf("chnative: struct copy refused: %w", fe)
+		}
+	}()
 	for _, fc := range p.fields {
 		if err := fc.copy(b.Column(fc.col), fieldslice.Of(dst, fc.field), n); err != nil {
 			return fmt.Errorf("chnative: column %s into field %s: %w", b.Name(fc.col), fc.field.Name, err)
