@@ -29,7 +29,8 @@ func (c *Conn) fail(ctx context.Context, fired bool, err error) error {
 	dl, hasDL := ctx.Deadline()
 	var ne net.Error
 	pastDeadline := hasDL && !time.Now().Before(dl) && errors.As(err, &ne) && ne.Timeout()
-	if fired || ctx.Err() != nil || pastDeadline {
+	// A lie that arrives as the context ends is still a lie: the connection is closed, not drained.
+	if (fired || ctx.Err() != nil || pastDeadline) && c.transport(err) {
 		cause := ctx.Err()
 		switch {
 		case cause != nil:
