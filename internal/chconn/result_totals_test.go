@@ -1,0 +1,139 @@
+package chconn
+
+import (
+	"context"
+	"errors"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/chnative/chnative/dsn"
+	"github.com/chnative/chnative/internal/faketest"
+	"github.com/chnative/chnative/nativeproto"
+)
+
+// dialFakeAt is dialFake with a server announcing hello's revision.
+func dialFakeAt(t *testing.T, hello nativeproto.ServerHello, script []byte) *Conn {
+	t.Helper()
+	srv, err := faketest.NewServer(func(s *faketest.Session) {
+		if s.HandshakeHello(hello) != nil {
+			return
+		}
+		if _, err := s.ReadQuery(); err != nil {
+			return
+		}
+		if s.Write(script) != nil {
+			return
+		}
+		s.Drain(500 * time.Millisecond)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	cfg, err := dsn.Parse("clickhouse://default@" + srv.Addr() + "/default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Dial(context.Background(), cfg, srv.Addr(), Dialer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+func noCols(nativeproto.Revision) []faketest.Col { return nil }
+
+func legacyHello() nativeproto.ServerHello {
+	return nativeproto.ServerHello{Name: "ClickHouse", Major: 18, Minor: 16, Revision: faketest.Revision,
+		Timezone: "UTC", DisplayName: "faketest", Patch: 1}
+}
+
+// readToEnd reads r to its end and returns the error that ended it (nil for io.EOF).
+func readToEnd(r *Result) error {
+	for {
+		if _, _, err := r.Next(); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+func col(t *testing.T, rev nativeproto.Revision, name, typ string, vals ...any) faketest.Col {
+	t.Helper()
+	c, err := faketest.EncodeColumnAt(rev, name, typ, vals...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// Totals and extremes: a server of StrictTotalsRevision is held to the header's names and types,
+// an older one to its count (18.16's UNION ALL totals carry the first SELECT's names and types);
+// a block of no columns that claims rows is refused from every server, in every role.
+func TestTotalsAgainstHeader(t *testing.T) {
+	answer := func(code nativeproto.ServerCode, rows uint64, cols []faketest.Col, r nativeproto.Revision) []byte {
+		hdr := []faketest.Col{col(t, r, "a", "UInt16")}
+		body := []faketest.Col{col(t, r, "a", "UInt16", uint16(7))}
+		var b []byte
+		b = faketest.BlockPacket(b, nativeproto.ServerCodeData, r, 0, 0, hdr)
+		b = faketest.BlockPacket(b, nativeproto.ServerCodeData, r, 0, 1, body)
+		b = faketest.BlockPacket(b, code, r, 0, rows, cols)
+		return faketest.EndOfStream(b)
+	}
+	modern, legacy := nativeproto.LatestRevision, nativeproto.Revision(faketest.Revision)
+	cases := []struct {
+		name    string
+		hello   nativeproto.ServerHello
+		code    nativeproto.ServerCode
+		rows    uint64
+		cols    func(r nativeproto.Revision) []faketest.Col
+		wantErr bool
+	}{
+		{"modern totals other type", faketest.ModernHello(), nativeproto.ServerCodeTotals, 1,
+			func(r nativeproto.Revision) []faketest.Col { return []faketest.Col{col(t, r, "a", "UInt8", uint8(1))} }, true},
+		{"modern extremes renamed", faketest.ModernHello(), nativeproto.ServerCodeExtremes, 2,
+			func(r nativeproto.Revision) []faketest.Col {
+				return []faketest.Col{col(t, r, "x", "UInt16", uint16(1), uint16(2))}
+			}, true},
+		{"modern totals as header", faketest.ModernHello(), nativeproto.ServerCodeTotals, 1,
+			func(r nativeproto.Revision) []faketest.Col {
+				return []faketest.Col{col(t, r, "a", "UInt16", uint16(1))}
+			}, false},
+		{"legacy totals other type and name", legacyHello(), nativeproto.ServerCodeTotals, 1,
+			func(r nativeproto.Revision) []faketest.Col { return []faketest.Col{col(t, r, "x", "UInt8", uint8(1))} }, false},
+		{"legacy extremes no columns 2 rows", legacyHello(), nativeproto.ServerCodeExtremes, 2, noCols, true},
+		{"modern totals no columns 1 row", faketest.ModernHello(), nativeproto.ServerCodeTotals, 1, noCols, true},
+		{"legacy data no columns 5 rows", legacyHello(), nativeproto.ServerCodeData, 5, noCols, true},
+		{"legacy totals no columns no rows", legacyHello(), nativeproto.ServerCodeTotals, 0, noCols, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := legacy
+			if tc.hello.Revision == modern {
+				r = modern
+			}
+			c := dialFakeAt(t, tc.hello, answer(tc.code, tc.rows, tc.cols(r), r))
+			var res Result
+			if err := c.QueryInto(context.Background(), "SELECT totals", nil, &res); err != nil {
+				t.Fatal(err)
+			}
+			err := readToEnd(&res)
+			var me *BlockMismatchError
+			switch {
+			case tc.wantErr && !errors.As(err, &me):
+				t.Fatalf("got %v, want a *BlockMismatchError", err)
+			case tc.wantErr && !c.Bad():
+				t.Fatal("the connection that met the lie is not marked bad")
+			case !tc.wantErr && err != nil:
+				t.Fatalf("valid answer refused: %v", err)
+			}
+			if err != nil {
+				t.Log(err)
+			}
+		})
+	}
+}
