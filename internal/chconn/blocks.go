@@ -68,3 +68,36 @@ func (k *blockCache) takeAhead() *nativeproto.Block { return k.take(roleAhead) }
 
 // keepAhead offers b for the next read-ahead (see keep).
 func (k *blockCache) keepAhead(b *nativeproto.Block) bool { return k.keep(roleAhead, b) }
+
+// trim stops keeping every block whose retained memory (nativeproto.Block.Retained) is above
+// limit bytes, so what a connection keeps between queries is bounded whatever its last query
+// read or inserted (numRoles x limit); such a block is garbage once its query lets go of it. A
+// block at most limit bytes stays, so a connection running ordinary queries reuses its blocks
+// and allocates nothing for them.
+func (k *blockCache) trim(limit int64) {
+	for r, b := range k.roles {
+		if b != nil && b.Retained(limit) > limit {
+			k.roles[r] = nil
+		}
+	}
+}
+
+// keptBytes returns the retained memory of the blocks kept (for tests and the debug log).
+func (k *blockCache) keptBytes() int64 {
+	var n int64
+	for _, b := range k.roles {
+		n += b.Retained(1 << 62)
+	}
+	return n
+}
+
+// trimKept bounds what the connection keeps once a query or an insert has ended: the blocks
+// above the DSN's block_keep_bytes are dropped (blockCache.trim) and the packet reader's and
+// writer's buffers, grown by a big block or frame, shrink back to their usual sizes. It must
+// run only while nothing reads or writes the connection (no read-ahead, no drain).
+func (c *Conn) trimKept() {
+	keep := int64(c.cfg.BlockKeepBytes)
+	c.blocks.trim(keep)
+	c.pr.Shrink(keep)
+	c.pw.Shrink()
+}

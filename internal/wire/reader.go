@@ -135,6 +135,21 @@ func (r *Reader) Grow(n int) {
 	r.buf = nb
 }
 
+// Shrink makes the buffer size bytes long again when it has grown longer and what is buffered
+// fits, keeping those bytes: a connection gives back the buffer a big result grew (Grow) once
+// the result has ended. A borrowed buffer (NewBytesReader) is left alone.
+func (r *Reader) Shrink(size int) {
+	if r.borrowed || len(r.buf) <= size || r.w-r.r > size || size < MinReaderSize {
+		return
+	}
+	r.holdOn()
+	nb := make([]byte, size)
+	r.base += int64(r.r)
+	r.w = copy(nb, r.buf[r.r:r.w])
+	r.r = 0
+	r.buf = nb
+}
+
 // SetHold sets a function the Reader calls before it moves, overwrites or drops bytes it has
 // buffered: before compacting its buffer for a fill, in Grow and in Reset. A goroutine that reads
 // a slice of [Reader.Window] while the Reader's owner goes on registers the wait for it so.

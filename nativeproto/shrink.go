@@ -1,0 +1,70 @@
+package nativeproto
+
+import "github.com/chnative/chnative/internal/wire"
+
+// Shrinking what a connection keeps between queries. A big block or frame grows the packet
+// reader's and writer's buffers; a connection that keeps them at that size holds the memory of
+// its largest query for its whole life in a pool. Shrink, called when a query or an insert has
+// ended, gives back what is above the sizes every query uses, and keeps those, so ordinary
+// queries allocate no buffer.
+
+// keepWriteBuffer is the most a PacketWriter's buffers keep after Shrink: a query, its settings
+// and small blocks fit; larger blocks are copied (when compressed) into a buffer grown anew.
+const keepWriteBuffer = 256 << 10
+
+// keepFrameBuffer is the most a FrameReader's frame and output buffers keep after Shrink: a
+// frame a server sends (at most FrameChunk decompressed) with its header and slack.
+const keepFrameBuffer = FrameChunk + aheadPrefix
+
+// Shrink gives back the reader's buffers grown past their usual sizes: the socket buffer
+// (grown to aheadRawBuffer for decompress-ahead) back to its default size, the frames
+// decompressed ahead and frame buffers above keepFrameBuffer. It waits for a decompress-ahead
+// still running. The scratch block of SkipPacket is dropped when its retained memory is above
+// keepBlock bytes (Block.Retained). Call it only between packets, with nothing buffered (a
+// query has ended); otherwise it shrinks what it can without dropping a byte.
+func (p *PacketReader) Shrink(keepBlock int64) {
+	if p.skip != nil && p.skip.Retained(keepBlock) > keepBlock {
+		p.skip = nil
+	}
+	p.frames.Shrink()
+	p.raw.Shrink(wire.DefaultReaderSize)
+	if p.dec.Size() > decBufferSize {
+		p.dec.Shrink(decBufferSize)
+	}
+}
+
+// Shrink drops the frames decompressed ahead (after waiting for them) and the frame buffers
+// grown above keepFrameBuffer, when no decompressed byte is left unread; the next compressed
+// result allocates them again if it is large enough to need them.
+func (r *FrameReader) Shrink() {
+	if len(r.data) > 0 || r.busy {
+		return
+	}
+	r.dropAhead()
+	r.ahead = nil
+	if cap(r.comp) > keepFrameBuffer {
+		r.comp = nil
+	}
+	if cap(r.out) > keepFrameBuffer {
+		r.out = nil
+	}
+}
+
+// Shrink drops the writer's buffers grown above keepWriteBuffer, when nothing is pending.
+func (p *PacketWriter) Shrink() {
+	if len(p.buf.Buf) > 0 || len(p.borrowed) > 0 {
+		return
+	}
+	if cap(p.buf.Buf) > keepWriteBuffer {
+		p.buf.Buf = nil
+	}
+	if cap(p.body.Buf) > keepWriteBuffer {
+		p.body.Buf = nil
+	}
+	if cap(p.borrowed) > 64 {
+		p.borrowed = nil
+	}
+	if cap(p.bufs) > 64 {
+		p.bufs = nil
+	}
+}
