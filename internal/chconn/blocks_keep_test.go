@@ -2,10 +2,13 @@ package chconn
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/chnative/chnative/dsn"
+	"github.com/chnative/chnative/internal/testenv"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -94,32 +97,119 @@ func TestBlocksAboveKeepBytesNotKept(t *testing.T) {
 	}
 }
 
-// An insert of wide rows ends with its block, above block_keep_bytes, no longer kept.
+// An insert of wide rows ends with its block, above block_keep_bytes, no longer kept, and with
+// the packet writer's buffers (grown by compressed blocks) given back.
 func TestInsertBlockAboveKeepBytesNotKept(t *testing.T) {
+	for _, comp := range []dsn.Compression{dsn.CompressionNone, dsn.CompressionLZ4} {
+		t.Run(comp.String(), func(t *testing.T) {
+			cfg, err := dsn.Parse(testenv.DSN(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Compress = comp
+			ctx := context.Background()
+			before := heapInUse()
+			c, err := Dial(ctx, cfg, cfg.Addrs[0], Dialer{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if err := c.Exec(ctx, "", "CREATE TABLE IF NOT EXISTS memB_keep (s String) ENGINE = Null", nil); err != nil {
+				t.Fatal(err)
+			}
+			ins, err := c.OpenInsert(ctx, "INSERT INTO memB_keep (s) VALUES", nil, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := strings.Repeat("y", 1024)
+			for i := range 20_000 {
+				if err := ins.Append([]any{v[:1000+i%24]}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := ins.Finish(ctx); err != nil {
+				t.Fatal(err)
+			}
+			ins = nil
+			if b := c.blocks.get(roleInsert); b != nil && b.Retained(1<<62) > int64(c.cfg.BlockKeepBytes) {
+				t.Errorf("the insert block of %d bytes is still kept", b.Retained(1<<62))
+			}
+			if n, max := heapInUse()-before, idleBound(c); n > max {
+				t.Errorf("the connection keeps %d bytes of heap after a wide insert, want <= %d", n, max)
+			}
+		})
+	}
+}
+
+// A result that fails after big blocks (a server exception mid-stream) leaves the connection in
+// sync; by the time it goes back to the pool (IsValid) it keeps no block above block_keep_bytes.
+func TestBlocksKeptBoundedAfterException(t *testing.T) {
 	c := dialTest(t)
 	ctx := context.Background()
 	before := heapInUse()
-	if err := c.Exec(ctx, "", "CREATE TABLE IF NOT EXISTS memB_keep (s String) ENGINE = Null", nil); err != nil {
-		t.Fatal(err)
-	}
-	ins, err := c.OpenInsert(ctx, "INSERT INTO memB_keep (s) VALUES", nil, true)
+	q := strings.Replace(wideQuery, " AS s ", " AS s, throwIf(number = 150000) AS t ", 1)
+	res, err := c.Query(ctx, q, &Options{Settings: map[string]string{"max_block_size": "20000"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := strings.Repeat("y", 1024)
-	for range 20_000 {
-		if err := ins.Append([]any{v}); err != nil {
-			t.Fatal(err)
+	big := 0
+	for {
+		b, _, err := res.Next()
+		if err != nil {
+			var ex *Exception
+			if !errors.As(err, &ex) {
+				t.Fatalf("the result ended with %v, want a server exception", err)
+			}
+			break
 		}
+		if b.Rows() > 0 {
+			big++
+		}
+		res.StartAhead(nil)
 	}
-	if err := ins.Finish(ctx); err != nil {
+	if big == 0 {
+		t.Fatal("the exception came before any block: the test tests nothing")
+	}
+	_ = res.Close()
+	res = nil
+	if !c.IsValid() {
+		t.Fatal("the connection is not valid after a server exception")
+	}
+	if n, max := heapInUse()-before, idleBound(c); n > max {
+		t.Errorf("the connection keeps %d bytes of heap after a result that failed, want <= %d", n, max)
+	}
+}
+
+// After a big LZ4 result (decompress-ahead engaged: a 4 MiB socket buffer and three frame
+// buffers), the connection gives those buffers back: it keeps its usual ones only.
+func TestBuffersShrinkAfterCompressedResult(t *testing.T) {
+	cfg, err := dsn.Parse(testenv.DSN(t))
+	if err != nil {
 		t.Fatal(err)
 	}
-	ins = nil
-	if n, max := heapInUse()-before, idleBound(c); n > max {
-		t.Errorf("the connection keeps %d bytes of heap after a wide insert, want <= %d", n, max)
+	cfg.Compress = dsn.CompressionLZ4
+	before := heapInUse()
+	c, err := Dial(context.Background(), cfg, cfg.Addrs[0], Dialer{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if b := c.blocks.get(roleInsert); b != nil && b.Retained(1<<62) > int64(c.cfg.BlockKeepBytes) {
-		t.Errorf("the insert block of %d bytes is still kept", b.Retained(1<<62))
+	defer c.Close()
+	res, err := c.Query(context.Background(), "SELECT number, toString(number) FROM numbers(2000000)", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := readAll(t, res, 1<<30, nil)
+	if n != 2_000_000 {
+		t.Fatalf("read %d rows", n)
+	}
+	res = nil
+	if !c.IsValid() {
+		t.Fatal("connection not valid")
+	}
+	if got := c.pr.Reader().Size(); got > 64<<10 {
+		t.Errorf("the socket reader keeps a buffer of %d bytes", got)
+	}
+	if n, max := heapInUse()-before, idleBound(c); n > max {
+		t.Errorf("the connection keeps %d bytes of heap after a big LZ4 result, want <= %d", n, max)
 	}
 }
