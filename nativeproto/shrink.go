@@ -1,6 +1,10 @@
 package nativeproto
 
-import "github.com/chnative/chnative/internal/wire"
+import (
+	"sync"
+
+	"github.com/chnative/chnative/internal/wire"
+)
 
 // Shrinking what a connection keeps between queries. A big block or frame grows the packet
 // reader's and writer's buffers; a connection that keeps them at that size holds the memory of
@@ -33,14 +37,33 @@ func (p *PacketReader) Shrink(keepBlock int64) {
 	}
 }
 
-// Shrink drops the frames decompressed ahead (after waiting for them) and the frame buffers
-// grown above keepFrameBuffer, when no decompressed byte is left unread; the next compressed
-// result allocates them again if it is large enough to need them.
+// spareFrameBuffers hold the output buffers of frames decompressed ahead (aheadBufferSize bytes)
+// that Shrink gave up, for the next big compressed result of any connection (aheadBuffer); the
+// garbage collector empties it.
+var spareFrameBuffers sync.Pool // of *[]byte
+
+// aheadBuffer returns an output buffer for a frame decompressed ahead: a spare one, or a new one.
+func aheadBuffer() []byte {
+	if b, _ := spareFrameBuffers.Get().(*[]byte); b != nil && len(*b) == aheadBufferSize {
+		return *b
+	}
+	return make([]byte, aheadBufferSize)
+}
+
+// Shrink drops the frames decompressed ahead (after waiting for them; their buffers go to
+// spareFrameBuffers) and the frame buffers grown above keepFrameBuffer, when no decompressed
+// byte is left unread; the next compressed result large enough to need them takes them again.
 func (r *FrameReader) Shrink() {
 	if len(r.data) > 0 || r.busy {
 		return
 	}
 	r.dropAhead()
+	for _, a := range r.ahead {
+		if len(a.out) == aheadBufferSize {
+			out := a.out
+			spareFrameBuffers.Put(&out)
+		}
+	}
 	r.ahead = nil
 	if cap(r.comp) > keepFrameBuffer {
 		r.comp = nil
@@ -50,21 +73,39 @@ func (r *FrameReader) Shrink() {
 	}
 }
 
-// Shrink drops the writer's buffers grown above keepWriteBuffer, when nothing is pending.
+// spareWriteBuffers hold the packet writers' buffers grown above keepWriteBuffer that Shrink
+// gave up, for the next big block of any connection (reclaim); the garbage collector empties it.
+var spareWriteBuffers sync.Pool // of *[]byte, empty
+
+// Shrink gives up the writer's buffers grown above keepWriteBuffer (to spareWriteBuffers), when
+// nothing is pending.
 func (p *PacketWriter) Shrink() {
 	if len(p.buf.Buf) > 0 || len(p.borrowed) > 0 {
 		return
 	}
-	if cap(p.buf.Buf) > keepWriteBuffer {
-		p.buf.Buf = nil
-	}
-	if cap(p.body.Buf) > keepWriteBuffer {
-		p.body.Buf = nil
+	for _, b := range [...]*[]byte{&p.buf.Buf, &p.body.Buf} {
+		if cap(*b) > keepWriteBuffer {
+			spare := (*b)[:0]
+			spareWriteBuffers.Put(&spare)
+			*b = nil
+		}
 	}
 	if cap(p.borrowed) > 64 {
 		p.borrowed = nil
 	}
 	if cap(p.bufs) > 64 {
 		p.bufs = nil
+	}
+}
+
+// reclaim gives the writer a buffer Shrink gave up, from spareWriteBuffers, before a block is
+// written: a connection sending big blocks one insert after another reuses them.
+func (p *PacketWriter) reclaim() {
+	for _, b := range [...]*[]byte{&p.buf.Buf, &p.body.Buf} {
+		if cap(*b) <= keepWriteBuffer {
+			if spare, _ := spareWriteBuffers.Get().(*[]byte); spare != nil {
+				*b = append((*spare)[:0], *b...)
+			}
+		}
 	}
 }
