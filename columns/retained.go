@@ -44,14 +44,20 @@ type retainedWalk struct {
 	lengths bool // count slices by length (DataSize), not capacity
 }
 
-// maxRetainedDepth bounds the walk: columns nest a few levels per type argument, and no column
-// refers back to itself, so this is never reached by a real column (a cycle would stop here).
-const maxRetainedDepth = 64
+// maxRetainedDepth bounds the walk: a column nests a few values (pointer, struct, interface)
+// per level of its type, at most MaxTypeDepth levels. A walk that goes deeper (it cannot, short
+// of a cycle) stops and reports more than its limit, so that a block it cannot measure is not
+// kept.
+const maxRetainedDepth = 8*MaxTypeDepth + 64
 
 var locationType = reflect.TypeFor[time.Location]()
 
 func (w *retainedWalk) walk(v reflect.Value, depth int) {
-	if w.n > w.limit || depth > maxRetainedDepth {
+	if w.n > w.limit {
+		return
+	}
+	if depth > maxRetainedDepth {
+		w.n = max(w.n, w.limit+1)
 		return
 	}
 	switch v.Kind() {

@@ -46,3 +46,25 @@ func TestRetainedCountsBuffers(t *testing.T) {
 		t.Errorf("Retained with limit 1000 = %d, want just above the limit", got)
 	}
 }
+
+// A column nested as deep as a type may be is measured whole: its innermost buffers count.
+func TestRetainedDeepestType(t *testing.T) {
+	typ := "String"
+	for range MaxTypeDepth - 1 {
+		typ = "Array(" + typ + ")"
+	}
+	col, err := New(typ)
+	if err != nil {
+		t.Skipf("%s: %v", typ[:40], err)
+	}
+	var v any = strings.Repeat("q", 1<<20)
+	for range MaxTypeDepth - 1 {
+		v = []any{v}
+	}
+	if err := col.AppendValue(v); err != nil {
+		t.Skipf("append: %v", err)
+	}
+	if got := Retained(col, 1<<62); got < 1<<20 {
+		t.Errorf("Retained of %d nested Arrays around 1 MiB = %d", MaxTypeDepth-1, got)
+	}
+}
