@@ -63,8 +63,9 @@ import (
 //
 // It engages when GOMAXPROCS is at least 2 and a frame of at least 64 KiB has been read; the
 // source's buffer then grows to 4 MiB, so that whole frames are buffered ahead, and three output
-// buffers of 1.06 MiB are added: about 7 MiB per connection that has read a large compressed
-// result, kept while the connection lives. With GOMAXPROCS 1, or small frames, nothing changes.
+// buffers of 1.06 MiB are added: about 7 MiB per connection while it reads a large compressed
+// result, given up when the result ends (Shrink, shrink.go). With GOMAXPROCS 1, or small frames,
+// nothing changes.
 type FrameReader struct {
 	src  io.Reader
 	buf  bufferedSource // src, when it is one; nil otherwise
