@@ -325,6 +325,12 @@ func (r *FrameReader) readRest(total int) ([]byte, error) {
 		_, err := io.ReadFull(r.src, b[frameOverhead:])
 		return b, err
 	}
+	if spare := frameScratch(total); spare != nil {
+		r.comp = append(spare, r.comp[:frameOverhead]...) // no allocation: a spare large enough
+		b := r.comp[:total]
+		_, err := io.ReadFull(r.src, b[frameOverhead:])
+		return b, err
+	}
 	b := r.comp[:frameOverhead]
 	for len(b) < total {
 		if len(b) == cap(b) {
@@ -349,7 +355,9 @@ func (r *FrameReader) readRest(total int) ([]byte, error) {
 // grow returns r.out resized to n bytes, reallocating only if needed.
 func (r *FrameReader) grow(n int) []byte {
 	if cap(r.out) < n {
-		r.out = make([]byte, n)
+		if r.out = frameScratch(n); r.out == nil {
+			r.out = make([]byte, n)
+		}
 	}
 	return r.out[:n]
 }

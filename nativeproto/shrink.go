@@ -12,13 +12,14 @@ import (
 // ended, gives back what is above the sizes every query uses, and keeps those, so ordinary
 // queries allocate no buffer.
 
-// keepWriteBuffer is the most a PacketWriter's buffers keep after Shrink: a query, its settings
-// and small blocks fit; larger blocks are copied (when compressed) into a buffer grown anew.
-const keepWriteBuffer = 256 << 10
+// keepWriteBuffer is the most each of a PacketWriter's two buffers keeps after Shrink: a query,
+// its settings and small blocks fit; larger blocks take a spare buffer (reclaim) or grow one.
+const keepWriteBuffer = 128 << 10
 
-// keepFrameBuffer is the most a FrameReader's frame and output buffers keep after Shrink: a
-// frame a server sends (at most FrameChunk decompressed) with its header and slack.
-const keepFrameBuffer = FrameChunk + aheadPrefix
+// keepFrameBuffer is the most a FrameReader's frame and output buffers keep after Shrink (the
+// decompressing reader's own buffer, which every compressed result uses, is kept whole); larger
+// ones go to spareFrameScratch.
+const keepFrameBuffer = 64 << 10
 
 // Shrink gives back the reader's buffers grown past their usual sizes: the socket buffer
 // (grown to aheadRawBuffer for decompress-ahead) back to its default size, the frames
@@ -65,12 +66,28 @@ func (r *FrameReader) Shrink() {
 		}
 	}
 	r.ahead = nil
-	if cap(r.comp) > keepFrameBuffer {
-		r.comp = nil
+	for _, b := range [...]*[]byte{&r.comp, &r.out} {
+		if cap(*b) > keepFrameBuffer {
+			spare := (*b)[:0]
+			spareFrameScratch.Put(&spare)
+			*b = nil
+		}
 	}
-	if cap(r.out) > keepFrameBuffer {
-		r.out = nil
+}
+
+// spareFrameScratch hold the frame and output buffers of FrameReaders that Shrink gave up, for
+// the next compressed result of any connection (frameScratch); the garbage collector empties it.
+var spareFrameScratch sync.Pool // of *[]byte, empty
+
+// frameScratch returns a spare buffer of at least n bytes' capacity and length 0, or nil.
+func frameScratch(n int) []byte {
+	if b, _ := spareFrameScratch.Get().(*[]byte); b != nil {
+		if cap(*b) >= n {
+			return (*b)[:0]
+		}
+		spareFrameScratch.Put(b)
 	}
+	return nil
 }
 
 // spareWriteBuffers hold the packet writers' buffers grown above keepWriteBuffer that Shrink
