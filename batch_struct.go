@@ -20,7 +20,8 @@ import (
 // AppendStructs appends one row per element of rows. Every column of the batch needs a field;
 // fields without a column are ignored. A field that does not convert to its column's type fails
 // the call with a *ColumnError naming the column, the field and the row: the rows before it stay
-// appended, as if appended one by one with Append. Blocks are sent every max_block_size rows.
+// appended, as if appended one by one with Append. A block is sent every insert_block_rows rows
+// or insert_block_bytes bytes, whichever comes first.
 func AppendStructs[T any](b *Batch, rows []T) error {
 	plan, err := b.structPlan(reflect.TypeFor[T]())
 	if err != nil {
@@ -32,12 +33,12 @@ func AppendStructs[T any](b *Batch, rows []T) error {
 		if ins.Done() {
 			return ErrClosed
 		}
-		n := min(len(rows)-done, max(ins.BlockRows()-ins.Block().Rows(), 1))
+		n := min(len(rows)-done, max(ins.Room(), 1))
 		if err := structmap.AppendRows(plan, ins.Block(), rows[done:done+n]); err != nil {
 			return fieldColumnError(ins.Block(), done, err)
 		}
 		done += n
-		if ins.Block().Rows() >= ins.BlockRows() {
+		if ins.Room() == 0 {
 			if err := b.c.flushInsert(context.Background(), ins); err != nil {
 				return err
 			}

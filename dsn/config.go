@@ -28,6 +28,10 @@ const (
 	DefaultInsertRetryBuffer = 64 << 20
 	// DefaultInsertBlockRows is the default of [Config.InsertBlockRows].
 	DefaultInsertBlockRows = 1_000_000
+	// DefaultInsertBlockBytes is the default of [Config.InsertBlockBytes]: 16 MiB.
+	DefaultInsertBlockBytes = 16 << 20
+	// DefaultBlockKeepBytes is the default of [Config.BlockKeepBytes]: 2 MiB.
+	DefaultBlockKeepBytes = 2 << 20
 	// Deprecated: use DefaultInsertBlockRows. max_block_size is now the server setting.
 	DefaultMaxBlockSize = DefaultInsertBlockRows
 )
@@ -109,6 +113,18 @@ type Config struct {
 	// setting of that name, as in clickhouse-go: it goes to Settings.)
 	InsertBlockRows int
 
+	// InsertBlockBytes (key insert_block_bytes) bounds an insert block by size: a block is sent
+	// when it holds InsertBlockRows rows or its columns hold this many bytes of data, whichever
+	// comes first, so wide rows do not build a block of hundreds of MB. 0 means rows only.
+	InsertBlockBytes int
+
+	// BlockKeepBytes (key block_keep_bytes) bounds the memory a connection keeps between
+	// queries: a block (read, read-ahead or insert) whose retained memory is above it is not kept
+	// for reuse once its query ends (it goes to a process-wide pool the GC empties), and buffers
+	// grown by a big result shrink back. An idle connection so keeps about 3 x BlockKeepBytes
+	// plus its usual buffers (the README's Memory section). 0 keeps no block in the connection.
+	BlockKeepBytes int
+
 	// Deprecated: use InsertBlockRows (or Settings["max_block_size"] for the server setting).
 	// A Config built by hand that sets MaxBlockSize and leaves InsertBlockRows at its default
 	// still gets MaxBlockSize rows per insert block (see [Config.BlockRows]); Parse never sets it.
@@ -175,6 +191,9 @@ func NewConfig() *Config {
 		ReadRetries:     DefaultReadRetries,
 		InsertRetries:   DefaultInsertRetries,
 		InsertBlockRows: DefaultInsertBlockRows,
+
+		InsertBlockBytes: DefaultInsertBlockBytes,
+		BlockKeepBytes:   DefaultBlockKeepBytes,
 
 		InsertRetryBuffer: DefaultInsertRetryBuffer,
 	}
@@ -264,6 +283,12 @@ func (c *Config) Validate() error {
 	}
 	if c.InsertRetries < 0 {
 		return &Error{Key: KeyInsertRetries, Value: strconv.Itoa(c.InsertRetries), Err: errNegative}
+	}
+	if c.InsertBlockBytes < 0 {
+		return &Error{Key: KeyInsertBlockBytes, Value: strconv.Itoa(c.InsertBlockBytes), Err: errNegative}
+	}
+	if c.BlockKeepBytes < 0 {
+		return &Error{Key: KeyBlockKeepBytes, Value: strconv.Itoa(c.BlockKeepBytes), Err: errNegative}
 	}
 	if c.InsertRetryBuffer < 0 {
 		return &Error{Key: KeyInsertRetryBuffer, Value: strconv.Itoa(c.InsertRetryBuffer), Err: errNegative}

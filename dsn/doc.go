@@ -55,6 +55,12 @@
 //	                                    URL's hosts
 //	alt_hosts                 hosts     host[:port],... tried after them     none
 //	insert_block_rows         int       rows per block for inserts, > 0      1000000
+//	insert_block_bytes        int       bytes, >= 0: an insert block is      16777216
+//	                                    also sent at this size; 0 = rows     (16 MiB)
+//	                                    only
+//	block_keep_bytes          int       bytes, >= 0: a block above this is   2097152
+//	                                    not kept between queries; 0 = keep   (2 MiB)
+//	                                    none
 //	client_name               string    any                                  "" (driver default)
 //	client_info_product       list      name/version,... put before the      none
 //	                                    driver's name in the client name

@@ -69,6 +69,12 @@ func (c *Config) FormatDSN() string {
 	if c.InsertRetryBuffer != DefaultInsertRetryBuffer {
 		add(KeyInsertRetryBuffer, strconv.Itoa(c.InsertRetryBuffer))
 	}
+	if c.InsertBlockBytes != DefaultInsertBlockBytes {
+		add(KeyInsertBlockBytes, strconv.Itoa(c.InsertBlockBytes))
+	}
+	if c.BlockKeepBytes != DefaultBlockKeepBytes {
+		add(KeyBlockKeepBytes, strconv.Itoa(c.BlockKeepBytes))
+	}
 	if c.Compress != CompressionNone {
 		add(KeyCompress, c.Compress.String())
 	}

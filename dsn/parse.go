@@ -28,6 +28,10 @@ const (
 	// [Config.InsertRetryBuffer].
 	KeyInsertRetries     = "insert_retries"
 	KeyInsertRetryBuffer = "insert_retry_buffer"
+	// KeyInsertBlockBytes and KeyBlockKeepBytes set [Config.InsertBlockBytes] and
+	// [Config.BlockKeepBytes].
+	KeyInsertBlockBytes = "insert_block_bytes"
+	KeyBlockKeepBytes   = "block_keep_bytes"
 
 	// Accepted in the query for clickhouse-go's tcp:// form; FormatDSN puts
 	// them in the URL instead.
@@ -61,7 +65,7 @@ func isReservedKey(k string) bool {
 	case KeyDialTimeout, KeyReadTimeout, KeyCompress, KeyCompressLevel,
 		KeySecure, KeySkipVerify, KeyTLSServerName, KeyConnOpenStrategy, KeyInsertBlockRows,
 		KeyClientName, KeyQuotaKey, KeyDebug, KeyProtocolRevision, KeyHostBackoff, KeyReadRetries,
-		KeyInsertRetries, KeyInsertRetryBuffer,
+		KeyInsertRetries, KeyInsertRetryBuffer, KeyInsertBlockBytes, KeyBlockKeepBytes,
 		KeyDatabase, KeyUsername, KeyPassword,
 		KeyHosts, KeyAltHosts, KeyClientInfoProduct, KeyMaxOpenConns, KeyMaxIdleConns,
 		KeyConnMaxLifetime, KeyBlockBufferSize, KeyMaxCompressionBuffer:
@@ -344,6 +348,10 @@ func applyKey(c *Config, q *queryUserInfo, key, val string) error {
 		c.InsertRetries, err = parseNonNegative(val)
 	case KeyInsertRetryBuffer:
 		c.InsertRetryBuffer, err = parseNonNegative(val)
+	case KeyInsertBlockBytes:
+		c.InsertBlockBytes, err = parseNonNegative(val)
+	case KeyBlockKeepBytes:
+		c.BlockKeepBytes, err = parseNonNegative(val)
 	case KeyCompress:
 		c.Compress, err = parseCompressArg(val)
 	case KeyCompressLevel:

@@ -236,7 +236,7 @@ func (r *FrameReader) speculate(usize int) {
 		}
 		a := r.ahead[(r.aheadHead+r.aheadN)%aheadDepth]
 		if len(a.out) != aheadBufferSize {
-			a.out = make([]byte, aheadBufferSize)
+			a.out = aheadBuffer()
 		}
 		a.pos, a.total, a.usize = base+int64(at), total, fsize
 		a.n, a.err = 0, nil

@@ -63,8 +63,9 @@ import (
 //
 // It engages when GOMAXPROCS is at least 2 and a frame of at least 64 KiB has been read; the
 // source's buffer then grows to 4 MiB, so that whole frames are buffered ahead, and three output
-// buffers of 1.06 MiB are added: about 7 MiB per connection that has read a large compressed
-// result, kept while the connection lives. With GOMAXPROCS 1, or small frames, nothing changes.
+// buffers of 1.06 MiB are added: about 7 MiB per connection while it reads a large compressed
+// result, given up when the result ends (Shrink, shrink.go). With GOMAXPROCS 1, or small frames,
+// nothing changes.
 type FrameReader struct {
 	src  io.Reader
 	buf  bufferedSource // src, when it is one; nil otherwise
@@ -324,6 +325,12 @@ func (r *FrameReader) readRest(total int) ([]byte, error) {
 		_, err := io.ReadFull(r.src, b[frameOverhead:])
 		return b, err
 	}
+	if spare := frameScratch(total); spare != nil {
+		r.comp = append(spare, r.comp[:frameOverhead]...) // no allocation: a spare large enough
+		b := r.comp[:total]
+		_, err := io.ReadFull(r.src, b[frameOverhead:])
+		return b, err
+	}
 	b := r.comp[:frameOverhead]
 	for len(b) < total {
 		if len(b) == cap(b) {
@@ -348,7 +355,9 @@ func (r *FrameReader) readRest(total int) ([]byte, error) {
 // grow returns r.out resized to n bytes, reallocating only if needed.
 func (r *FrameReader) grow(n int) []byte {
 	if cap(r.out) < n {
-		r.out = make([]byte, n)
+		if r.out = frameScratch(n); r.out == nil {
+			r.out = make([]byte, n)
+		}
 	}
 	return r.out[:n]
 }

@@ -112,6 +112,7 @@ func (p *PacketWriter) WriteQuery(q *Query) error { return q.Encode(&p.buf, p.re
 // time after each column, so the uncompressed buffer holds at most one column and a frame, not
 // the block.
 func (p *PacketWriter) WriteData(table string, b *Block) error {
+	p.reclaim()
 	start := len(p.buf.Buf)
 	p.buf.UVarInt(uint64(ClientCodeData))
 	p.buf.String(table)
@@ -186,6 +187,7 @@ func (p *PacketWriter) WriteDataBorrowed(table string, b *Block) error {
 	if p.comp != nil {
 		return p.WriteData(table, b)
 	}
+	p.reclaim()
 	start, nb := len(p.buf.Buf), len(p.borrowed)
 	p.buf.UVarInt(uint64(ClientCodeData))
 	p.buf.String(table)

@@ -25,6 +25,8 @@
 #                      of it is kept in results/profiles/ and embedded in BENCHMARKS.md)
 #   BENCH_PROFILE_ONLY=1  measure nothing: profile the missed targets of BENCH_OUT's existing results
 #                      again and rewrite BENCHMARKS.md (the code must be the one that was measured)
+#   (memory)           with a 26.7 server and no BENCH_FILTER, conformance/memory's idle and peak heap
+#                      tables go to results/memory.txt and BENCHMARKS.md's Memory section
 #   BENCH_CODECS=0     skip the codec candidates (conformance/codecs: every LZ4 and ZSTD decoder and
 #                      encoder measured on ClickHouse 26.7's own frames, BENCH_COUNT samples of
 #                      BENCH_TIME each, into results/codecs.txt; also skipped when BENCH_FILTER is set)
@@ -145,6 +147,17 @@ if [[ "$measure" == 1 ]]; then
 			echo "load: $(load)"
 		} >"$here/results/codecs.txt"
 	fi
+	if [[ -n "${CHNATIVE_MODERN_DSN:-}" && "${BENCH_NO_REAL:-}" != "1" && "${BENCH_NO_MODERN:-}" != "1" && -z "${BENCH_FILTER:-}" ]]; then
+		# Memory beside time: the heap an idle connection keeps and the peak heap per tier, for
+		# the three clients on the 26.7 server (conformance/memory).
+		echo "memory: CHNATIVE_DSN=\$CHNATIVE_MODERN_DSN go test -run 'TestIdleMemory|TestPeakHeap' -v ./memory/ > results/memory.txt" >&2
+		{
+			echo "revision: $(revision)"
+			echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+			echo "load: $(load)"
+			CHNATIVE_DSN="$CHNATIVE_MODERN_DSN" go test "${modflag[@]}" -count 1 -run 'TestIdleMemory|TestPeakHeap' -v ./memory/ 2>&1
+		} >"$here/results/memory.txt" || echo "memory: failed, see results/memory.txt" >&2
+	fi
 fi
 
 profargs=()
@@ -179,6 +192,9 @@ if [[ "${BENCH_NO_REPORT:-}" != "1" ]]; then
 	quick=""
 	[[ "${BENCH_QUICK:-}" == "1" ]] && quick="BENCH_QUICK=1 "
 	modernargs=()
+	if [[ -s "$here/results/memory.txt" ]]; then
+		modernargs+=(-memory "$here/results/memory.txt")
+	fi
 	if [[ -n "$modern_in" ]]; then
 		modernargs=(-modern-in "$modern_in" -modern-name "${modern_in#"$root"/}")
 	fi

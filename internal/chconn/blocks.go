@@ -1,6 +1,10 @@
 package chconn
 
-import "github.com/chnative/chnative/nativeproto"
+import (
+	"sync"
+
+	"github.com/chnative/chnative/nativeproto"
+)
 
 // Block reuse between queries.
 //
@@ -36,16 +40,46 @@ const (
 	numRoles
 )
 
-// get returns the block kept for r, or nil; it stays kept.
-func (k *blockCache) get(r role) *nativeproto.Block { return k.roles[r] }
+// get returns the block kept for r, or nil; it stays kept. A role with no block kept takes one
+// from its spare pool (spareBlocks), when that has one.
+func (k *blockCache) get(r role) *nativeproto.Block {
+	if k.roles[r] == nil {
+		k.roles[r] = takeSpare(r)
+	}
+	return k.roles[r]
+}
 
-// take returns the block kept for r and stops keeping it; a new block when none is kept.
+// take returns the block kept for r and stops keeping it; one from spareBlocks, or a new block,
+// when none is kept.
 func (k *blockCache) take(r role) *nativeproto.Block {
 	b := k.roles[r]
 	k.roles[r] = nil
 	if b == nil {
+		b = takeSpare(r)
+	}
+	if b == nil {
 		return nativeproto.NewBlock()
 	}
+	return b
+}
+
+// spareBlocks hold the blocks connections stopped keeping (trim: above block_keep_bytes), for
+// the next big statement of any connection to reuse: result blocks in one pool, insert blocks in
+// the other (an insert block is the caller's to append into, and is never handed to a result).
+// The garbage collector empties them (a sync.Pool keeps an object through one collection at
+// most), so memory a connection no longer keeps is reused while big statements come one after
+// another, and given back to the heap once they stop.
+var spareBlocks [2]sync.Pool
+
+func spareFor(r role) *sync.Pool {
+	if r == roleInsert {
+		return &spareBlocks[1]
+	}
+	return &spareBlocks[0]
+}
+
+func takeSpare(r role) *nativeproto.Block {
+	b, _ := spareFor(r).Get().(*nativeproto.Block)
 	return b
 }
 
@@ -68,3 +102,38 @@ func (k *blockCache) takeAhead() *nativeproto.Block { return k.take(roleAhead) }
 
 // keepAhead offers b for the next read-ahead (see keep).
 func (k *blockCache) keepAhead(b *nativeproto.Block) bool { return k.keep(roleAhead, b) }
+
+// trim stops keeping every block whose retained memory (nativeproto.Block.Retained) is above
+// limit bytes, so what a connection keeps between queries is bounded whatever its last query
+// read or inserted (numRoles x limit); such a block goes to spareBlocks. A block at most limit
+// bytes stays, so a connection running ordinary statements reuses its blocks and allocates
+// nothing for them. Call it only once the statement has ended: nothing may decode into or
+// append to a block trim lets go.
+func (k *blockCache) trim(limit int64) {
+	for r, b := range k.roles {
+		if b != nil && b.Retained(limit) > limit {
+			k.roles[r] = nil
+			spareFor(role(r)).Put(b)
+		}
+	}
+}
+
+// keptBytes returns the retained memory of the blocks kept (for tests and the debug log).
+func (k *blockCache) keptBytes() int64 {
+	var n int64
+	for _, b := range k.roles {
+		n += b.Retained(1 << 62)
+	}
+	return n
+}
+
+// trimKept bounds what the connection keeps once a query or an insert has ended: the blocks
+// above the DSN's block_keep_bytes are dropped (blockCache.trim) and the packet reader's and
+// writer's buffers, grown by a big block or frame, shrink back to their usual sizes. It must
+// run only while nothing reads or writes the connection (no read-ahead, no drain).
+func (c *Conn) trimKept() {
+	keep := int64(c.cfg.BlockKeepBytes)
+	c.blocks.trim(keep)
+	c.pr.Shrink(keep)
+	c.pw.Shrink()
+}

@@ -295,7 +295,11 @@ func (c *Conn) IsValid() bool {
 		c.logRetry("older than conn_max_lifetime")
 		return false
 	}
-	return !c.bad && !c.closed && !c.busy
+	if c.bad || c.closed || c.busy {
+		return false
+	}
+	c.trimKept() // whatever path its last query ended by, an idle connection keeps little
+	return true
 }
 
 // New returns a connection over nc, an open socket to addr, before its handshake (Dial does

@@ -11,7 +11,7 @@
 //	result.go     Result: the stream of a result's blocks, Close's short read or cancel
 //	readahead.go  the read-ahead of the next block while the caller works on the current one
 //	lowat_linux.go  the socket's receive low-water mark for a block's large column reads
-//	blocks.go     the blocks kept from query to query, one owner and one rule
+//	blocks.go     the blocks kept from query to query, one owner and one rule, and their bound
 //	insert.go     Insert: a native INSERT, rows appended into typed columns, sent in blocks
 //	insert_retry.go  the sent blocks kept until confirmed, Resume on another connection
 //	cancel.go     classifying failures, Cancel and the drain that keeps the stream in step
@@ -41,5 +41,7 @@
 //
 // Memory is bounded by the block size: a Result holds its current block and, while a read-ahead
 // runs, one spare; blocks.go keeps the last query's blocks for the next one, each in one role,
-// so that columns start at the capacity they reached instead of growing from nothing.
+// so that columns start at the capacity they reached instead of growing from nothing, but only
+// blocks of at most block_keep_bytes: when a statement ends (trimKept) larger blocks and grown
+// buffers go to process-wide spare pools that the garbage collector empties.
 package chconn

@@ -10,7 +10,8 @@ import (
 )
 
 // Insert is an open native INSERT: the server has sent the table header and waits for data
-// blocks. Rows are appended into typed columns and sent every maxRows rows. Every Data packet it
+// blocks. Rows are appended into typed columns and sent every maxRows rows, or sooner when they
+// hold maxBytes bytes of values (insert_block_bytes: wide rows). Every Data packet it
 // sends is also kept (insert_retry.go) until the server confirms the insert, so that an insert
 // whose connection broke can be resumed on another one (Resume).
 type Insert struct {
@@ -19,6 +20,9 @@ type Insert struct {
 	opts    *Options // the insert's options, sent again by Resume
 	block   *nativeproto.Block
 	maxRows int
+	// maxBytes, when > 0, sends the block once its columns hold this many bytes of values
+	// (Block.DataBytes), whichever of it and maxRows comes first.
+	maxBytes int
 	// left is how many more rows EndRow ends before it looks at the block's row count again
 	// (an interface call a row otherwise). It counts down from maxRows minus the rows the
 	// block had when it last looked; a caller's own appends into the columns only make that
@@ -57,7 +61,8 @@ func (c *Conn) OpenInsert(ctx context.Context, query string, opts *Options, batc
 	if err != nil {
 		return nil, err
 	}
-	ins := &Insert{c: c, query: query, opts: opts, block: header, maxRows: c.insertBlockSize(), batch: batch}
+	ins := &Insert{c: c, query: query, opts: opts, block: header, maxRows: c.insertBlockSize(),
+		maxBytes: c.cfg.InsertBlockBytes, batch: batch}
 	if ins.maxRows <= 0 {
 		ins.maxRows = 1_000_000
 	}
@@ -130,7 +135,7 @@ func (ins *Insert) startRowFailed(n int) error {
 }
 
 // EndRow ends the row being appended: the block is sent when it holds the insert's block size
-// (BlockRows). Rows a caller appends into the block's columns itself, without EndRow, are sent
+// (BlockRows) or its byte size (insert_block_bytes), whichever comes first. Rows a caller appends into the block's columns itself, without EndRow, are sent
 // with the rows around them and can make a block larger than that by as many; never smaller.
 func (ins *Insert) EndRow() error {
 	if ins.left--; ins.left > 0 {
@@ -139,16 +144,42 @@ func (ins *Insert) EndRow() error {
 	return ins.endRowCount() // out of line: EndRow inlines into the callers' row loops
 }
 
-// endRowCount is EndRow once left has counted down: it looks at the block's rows.
+// endRowCount is EndRow once left has counted down: it looks at the block's rows and bytes.
 func (ins *Insert) endRowCount() error {
-	if rows := ins.block.Rows(); rows < ins.maxRows {
-		ins.left = ins.maxRows - rows
+	if room := ins.Room(); room > 0 {
+		ins.left = room
 		return nil
 	}
 	if err := ins.Flush(); err != nil {
 		return ins.flushFailed(err)
 	}
 	return nil
+}
+
+// Room returns how many more rows the block takes before it is due to be sent; 0 when it is
+// due (it holds BlockRows rows, or insert_block_bytes bytes of values). The byte side is an
+// estimate from the rows so far, halved, so a caller that appends Room rows and asks again
+// reaches the byte size within a few calls (about log2 of the rows a block holds) and
+// overshoots it by at most a row's bytes when rows keep their width.
+func (ins *Insert) Room() int {
+	rows := ins.block.Rows()
+	if rows >= ins.maxRows {
+		return 0
+	}
+	room := ins.maxRows - rows
+	if ins.maxBytes <= 0 {
+		return room
+	}
+	if rows == 0 {
+		return 1 // the first row gives the width to estimate from
+	}
+	limit := int64(ins.maxBytes)
+	n := ins.block.DataBytes(limit)
+	if n >= limit {
+		return 0
+	}
+	perRow := max(n/int64(rows), 1)
+	return int(min(int64(room), (limit-n)/perRow/2+1))
 }
 
 // Retrier resumes an insert whose block could not be sent (the root's connection, for a Batch).
@@ -251,6 +282,7 @@ func (ins *Insert) Finish(ctx context.Context) error {
 			stop()
 			c.busy = false
 			ins.retry.release(c)
+			c.trimKept()
 			return nil
 		}
 	}
@@ -287,6 +319,9 @@ func (ins *Insert) Abort() {
 	c.cancelAndDrain()
 	c.busy = false
 	ins.retry.release(c)
+	if !c.bad && !c.draining() {
+		c.trimKept()
+	}
 }
 
 // Block returns the block rows are appended into: its typed columns are the caller's to append

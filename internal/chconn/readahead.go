@@ -102,15 +102,20 @@ func (r *Result) recvNext() (ev event, fromAhead bool, err error) {
 // keepAheadReuse offers the connection the block of the ended result that the next result's
 // read-ahead can decode into: of the two blocks the result alternated between, the one that is
 // not the connection's read block. Called once no read-ahead runs.
+// It then bounds what the connection keeps (trimKept): blocks and buffers a big result grew are
+// given back.
 func (r *Result) keepAheadReuse() {
-	if r.ahead || r.spare == nil {
+	if r.ahead {
 		return
 	}
-	for _, b := range [...]*nativeproto.Block{r.spare, r.block} {
-		if b != nil && b != r.totals && b != r.extremes && r.c.blocks.keepAhead(b) {
-			return
+	if r.spare != nil {
+		for _, b := range [...]*nativeproto.Block{r.spare, r.block} {
+			if b != nil && b != r.totals && b != r.extremes && r.c.blocks.keepAhead(b) {
+				break
+			}
 		}
 	}
+	r.c.trimKept()
 }
 
 // swapBlock makes b the current block; the one it replaces becomes the spare for the next

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sync"
 )
 
 // DefaultReaderSize is the buffer size of a Reader made by NewReader.
@@ -128,11 +129,40 @@ func (r *Reader) Grow(n int) {
 		return
 	}
 	r.holdOn()
-	nb := make([]byte, n)
+	nb := grownBuffer(n)
 	r.base += int64(r.r)
 	r.w = copy(nb, r.buf[r.r:r.w])
 	r.r = 0
 	r.buf = nb
+}
+
+// Shrink makes the buffer size bytes long again when it has grown longer and what is buffered
+// fits, keeping those bytes: a connection gives back the buffer a big result grew (Grow) once
+// the result has ended. A borrowed buffer (NewBytesReader) is left alone.
+func (r *Reader) Shrink(size int) {
+	if r.borrowed || len(r.buf) <= size || r.w-r.r > size || size < MinReaderSize {
+		return
+	}
+	r.holdOn()
+	nb := make([]byte, size)
+	r.base += int64(r.r)
+	r.w = copy(nb, r.buf[r.r:r.w])
+	r.r = 0
+	old := r.buf
+	r.buf = nb
+	spareBuffers.Put(&old)
+}
+
+// spareBuffers hold the buffers Shrink gave up, for the next Grow of any Reader (a connection's
+// next big compressed result); the garbage collector empties it.
+var spareBuffers sync.Pool // of *[]byte
+
+// grownBuffer returns a buffer of n bytes for Grow: a spare one of that size, or a new one.
+func grownBuffer(n int) []byte {
+	if b, _ := spareBuffers.Get().(*[]byte); b != nil && len(*b) == n {
+		return *b
+	}
+	return make([]byte, n)
 }
 
 // SetHold sets a function the Reader calls before it moves, overwrites or drops bytes it has

@@ -52,6 +52,7 @@ func main() {
 	modernServerVersion := flag.String("modern-server", "", "26.7 server version, when the results have no modernserver line")
 	modernIn := flag.String("modern-in", "", "take the ClickHouse 26.7 section from this go test -bench output (a run of the .../modern arms alone, labelled with its own header lines) instead of -in")
 	modernName := flag.String("modern-name", "", "how the section names the -modern-in file (default: as given)")
+	memory := flag.String("memory", "", "output of conformance/memory's go test -v (results/memory.txt): its tables become the Memory section")
 	flag.Parse()
 
 	f, err := os.Open(*in)
@@ -131,6 +132,13 @@ func main() {
 	md.WriteString(qbitSection(groups, order))
 	if v, ok := meta["peakheap"]; ok {
 		fmt.Fprintf(&md, "## Peak heap\n\n%s\n\n", v)
+	}
+	if *memory != "" {
+		b, err := os.ReadFile(*memory)
+		if err != nil {
+			fail(err)
+		}
+		md.WriteString(memorySection(string(b)))
 	}
 	if err := os.WriteFile(*out, []byte(md.String()), 0o644); err != nil {
 		fail(err)

@@ -1,0 +1,128 @@
+package nativeproto
+
+import (
+	"sync"
+
+	"github.com/chnative/chnative/internal/wire"
+)
+
+// Shrinking what a connection keeps between queries. A big block or frame grows the packet
+// reader's and writer's buffers; a connection that keeps them at that size holds the memory of
+// its largest query for its whole life in a pool. Shrink, called when a query or an insert has
+// ended, gives back what is above the sizes every query uses, and keeps those, so ordinary
+// queries allocate no buffer.
+
+// keepWriteBuffer is the most each of a PacketWriter's two buffers keeps after Shrink: a query,
+// its settings and small blocks fit; larger blocks take a spare buffer (reclaim) or grow one.
+const keepWriteBuffer = 128 << 10
+
+// keepFrameBuffer is the most a FrameReader's frame and output buffers keep after Shrink (the
+// decompressing reader's own buffer, which every compressed result uses, is kept whole); larger
+// ones go to spareFrameScratch.
+const keepFrameBuffer = 64 << 10
+
+// Shrink gives back the reader's buffers grown past their usual sizes: the socket buffer
+// (grown to aheadRawBuffer for decompress-ahead) back to its default size, the frames
+// decompressed ahead and frame buffers above keepFrameBuffer. It waits for a decompress-ahead
+// still running. The scratch block of SkipPacket is dropped when its retained memory is above
+// keepBlock bytes (Block.Retained). Call it only between packets, with nothing buffered (a
+// query has ended); otherwise it shrinks what it can without dropping a byte.
+func (p *PacketReader) Shrink(keepBlock int64) {
+	if p.skip != nil && p.skip.Retained(keepBlock) > keepBlock {
+		p.skip = nil
+	}
+	p.frames.Shrink()
+	p.raw.Shrink(wire.DefaultReaderSize)
+	if p.dec.Size() > decBufferSize {
+		p.dec.Shrink(decBufferSize)
+	}
+}
+
+// spareFrameBuffers hold the output buffers of frames decompressed ahead (aheadBufferSize bytes)
+// that Shrink gave up, for the next big compressed result of any connection (aheadBuffer); the
+// garbage collector empties it.
+var spareFrameBuffers sync.Pool // of *[]byte
+
+// aheadBuffer returns an output buffer for a frame decompressed ahead: a spare one, or a new one.
+func aheadBuffer() []byte {
+	if b, _ := spareFrameBuffers.Get().(*[]byte); b != nil && len(*b) == aheadBufferSize {
+		return *b
+	}
+	return make([]byte, aheadBufferSize)
+}
+
+// Shrink drops the frames decompressed ahead (after waiting for them; their buffers go to
+// spareFrameBuffers) and the frame buffers grown above keepFrameBuffer, when no decompressed
+// byte is left unread; the next compressed result large enough to need them takes them again.
+func (r *FrameReader) Shrink() {
+	if len(r.data) > 0 || r.busy {
+		return
+	}
+	r.dropAhead()
+	for _, a := range r.ahead {
+		if len(a.out) == aheadBufferSize {
+			out := a.out
+			spareFrameBuffers.Put(&out)
+		}
+	}
+	r.ahead = nil
+	for _, b := range [...]*[]byte{&r.comp, &r.out} {
+		if cap(*b) > keepFrameBuffer {
+			spare := (*b)[:0]
+			spareFrameScratch.Put(&spare)
+			*b = nil
+		}
+	}
+}
+
+// spareFrameScratch hold the frame and output buffers of FrameReaders that Shrink gave up, for
+// the next compressed result of any connection (frameScratch); the garbage collector empties it.
+var spareFrameScratch sync.Pool // of *[]byte, empty
+
+// frameScratch returns a spare buffer of at least n bytes' capacity and length 0, or nil.
+func frameScratch(n int) []byte {
+	if b, _ := spareFrameScratch.Get().(*[]byte); b != nil {
+		if cap(*b) >= n {
+			return (*b)[:0]
+		}
+		spareFrameScratch.Put(b)
+	}
+	return nil
+}
+
+// spareWriteBuffers hold the packet writers' buffers grown above keepWriteBuffer that Shrink
+// gave up, for the next big block of any connection (reclaim); the garbage collector empties it.
+var spareWriteBuffers sync.Pool // of *[]byte, empty
+
+// Shrink gives up the writer's buffers grown above keepWriteBuffer (to spareWriteBuffers), when
+// nothing is pending.
+func (p *PacketWriter) Shrink() {
+	if len(p.buf.Buf) > 0 || len(p.borrowed) > 0 {
+		return
+	}
+	for _, b := range [...]*[]byte{&p.buf.Buf, &p.body.Buf} {
+		if cap(*b) > keepWriteBuffer {
+			spare := (*b)[:0]
+			spareWriteBuffers.Put(&spare)
+			*b = nil
+		}
+	}
+	if cap(p.borrowed) > 64 {
+		p.borrowed = nil
+	}
+	if cap(p.bufs) > 64 {
+		p.bufs = nil
+	}
+}
+
+// reclaim gives the writer a buffer Shrink gave up, from spareWriteBuffers, before a block is
+// written: a connection sending big blocks one insert after another reuses them.
+func (p *PacketWriter) reclaim() {
+	for _, b := range [...]*[]byte{&p.buf.Buf, &p.body.Buf} {
+		if cap(*b) <= keepWriteBuffer {
+			if spare, _ := spareWriteBuffers.Get().(*[]byte); spare != nil {
+				*b = append((*spare)[:0], *b...)
+			}
+		}
+	}
+}
