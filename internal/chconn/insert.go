@@ -239,7 +239,7 @@ func (ins *Insert) Flush() error {
 		c.insert = nil
 		c.busy = false
 		c.markBad()
-		return ins.lose(&ProtocolError{Op: "insert", Err: err})
+		return ins.lose(&ProtocolError{Op: "insert", Err: &TransportError{Err: err}}) // a socket write
 	}
 	c.traceSent(rows)
 	return nil
