@@ -22,6 +22,8 @@ type AppendPlan struct {
 type fieldAppender struct {
 	field reflect.StructField
 	fn    columns.FieldAppendFunc
+	col   columns.Column // the column fn was chosen for
+	typ   string         // its type
 }
 
 // FieldError is the failure of a row's field in AppendRows: Col is the column's index, Row the
@@ -54,7 +56,8 @@ func PlanAppend(t reflect.Type, b *nativeproto.Block) (*AppendPlan, error) {
 		if !ok {
 			return nil, fmt.Errorf("chnative: no field of %v for column %s", t, b.Name(i))
 		}
-		p.fields[i] = fieldAppender{field: f, fn: appenderFor(b.Column(i), f.Type)}
+		c := b.Column(i)
+		p.fields[i] = fieldAppender{field: f, fn: appenderFor(c, f.Type), col: c, typ: c.Type()}
 	}
 	return p, nil
 }
@@ -67,6 +70,9 @@ func (p *AppendPlan) Type() reflect.Type { return p.typ }
 // appending the rows one by one would leave, and the error is a *FieldError. Columns copy what
 // they append: rows stay the caller's.
 func AppendRows[T any](p *AppendPlan, b *nativeproto.Block, rows []T) error {
+	if err := p.check(b); err != nil {
+		return err
+	}
 	start := b.Rows()
 	failRow, failCol := len(rows), -1
 	var failErr error
@@ -83,6 +89,41 @@ func AppendRows[T any](p *AppendPlan, b *nativeproto.Block, rows []T) error {
 		b.Column(j).Truncate(start + failRow)
 	}
 	return &FieldError{Col: failCol, Row: failRow, Field: p.fields[failCol].field.Name, Err: failErr}
+}
+
+// PlanMismatchError reports a block whose columns are not those an AppendPlan was made for (an
+// insert resumed on a replica whose table differs, say): appending by the plan would hand a
+// column values of another type.
+type PlanMismatchError struct {
+	Col            int
+	Type, WantType string // "" Type: the block has another number of columns
+}
+
+func (e *PlanMismatchError) Error() string {
+	if e.Type == "" {
+		return fmt.Sprintf("chnative: the insert block's columns changed since the struct plan was made (column %d)", e.Col)
+	}
+	return fmt.Sprintf("chnative: insert column %d is %s, the struct plan was made for %s", e.Col, e.Type, e.WantType)
+}
+
+// check refuses a block whose columns are not the plan's: the same column objects (no
+// allocation), or columns of the same types.
+func (p *AppendPlan) check(b *nativeproto.Block) error {
+	if b.NumColumns() != len(p.fields) {
+		return &PlanMismatchError{Col: min(b.NumColumns(), len(p.fields))}
+	}
+	for j := range p.fields {
+		fa := &p.fields[j]
+		c := b.Column(j)
+		if c == fa.col {
+			continue
+		}
+		if t := c.Type(); t != fa.typ {
+			return &PlanMismatchError{Col: j, Type: t, WantType: fa.typ}
+		}
+		fa.col = c
+	}
+	return nil
 }
 
 // appenderFor returns the appender of a field of type ft into col: the column's typed loop when

@@ -1,6 +1,7 @@
 package structmap
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -97,5 +98,49 @@ func TestCopyBlockTurnsFieldsliceRefusalIntoError(t *testing.T) {
 	}
 	if !reflect.DeepEqual(dst, make([]typeChangeRow, 2)) {
 		t.Errorf("rows written: %+v", dst)
+	}
+}
+
+// An append plan is made from an insert's block; a block whose columns are of other types (an
+// insert that went on with another header) is refused before anything is appended, where the
+// plan's typed appender would otherwise be handed a column of another type.
+func TestAppendRowsRefusesOtherColumns(t *testing.T) {
+	type row struct {
+		I int8 `ch:"i"`
+	}
+	mk := func(typ string) *nativeproto.Block {
+		c, err := columns.New(typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := nativeproto.NewBlock()
+		b.Add("i", c)
+		return b
+	}
+	first := mk("Int8")
+	p, err := PlanAppend(reflect.TypeFor[row](), first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := AppendRows(p, first, []row{{1}, {2}}); err != nil || first.Rows() != 2 {
+		t.Fatalf("append to the planned block: %v, %d rows", err, first.Rows())
+	}
+	same := mk("Int8") // another block of the same types: planned appenders still fit
+	if err := AppendRows(p, same, []row{{3}}); err != nil || same.Rows() != 1 {
+		t.Fatalf("append to a block of the same types: %v", err)
+	}
+	for _, typ := range []string{"Int64", "String", "Nullable(Int8)"} {
+		other := mk(typ)
+		err := AppendRows(p, other, []row{{1}})
+		var pm *PlanMismatchError
+		if !errors.As(err, &pm) || other.Rows() != 0 {
+			t.Errorf("%s: %v, %d rows appended, want a *PlanMismatchError", typ, err, other.Rows())
+		}
+	}
+	two := mk("Int8")
+	c, _ := columns.New("String")
+	two.Add("s", c)
+	if err := AppendRows(p, two, []row{{1}}); !errors.As(err, new(*PlanMismatchError)) {
+		t.Errorf("a block of two columns: %v", err)
 	}
 }
