@@ -26,6 +26,8 @@ const (
 	DefaultInsertRetries = 0
 	// DefaultInsertRetryBuffer is the default of [Config.InsertRetryBuffer]: 64 MiB.
 	DefaultInsertRetryBuffer = 64 << 20
+	// DefaultBlockMemoryLimit is the default of [Config.BlockMemoryLimit]: 1 GiB.
+	DefaultBlockMemoryLimit = 1 << 30
 	// DefaultInsertBlockRows is the default of [Config.InsertBlockRows].
 	DefaultInsertBlockRows = 1_000_000
 	// Deprecated: use DefaultInsertBlockRows. max_block_size is now the server setting.
@@ -97,6 +99,16 @@ type Config struct {
 	// sends more drops its copies and is no longer retried automatically. 0 keeps nothing (no
 	// automatic insert retry).
 	InsertRetryBuffer int
+
+	// BlockMemoryLimit (key block_memory_limit, bytes, > 0) is the most one block the server
+	// sends may make the client allocate: its bytes as decoded (after decompression, so a
+	// frame that expands counts at its expanded size), the rows sparse and replicated columns
+	// expand to, and the per-row storage of its columns and of their names and types. A block
+	// past it ends the query with an error that errors.As finds as *chnative.ProtocolError and
+	// as the limit's *LimitError (naming block_memory_limit); the connection is closed and the
+	// query is not retried. What a query holds at once is bounded by the blocks in flight
+	// (the one being decoded, the one read ahead, the one the caller holds) times this limit.
+	BlockMemoryLimit int64
 
 	// TLSServerName (key tls_server_name) is the name the server's certificate is verified
 	// against and sent as SNI, for every address; "" means the host being dialed. It needs
@@ -177,6 +189,7 @@ func NewConfig() *Config {
 		InsertBlockRows: DefaultInsertBlockRows,
 
 		InsertRetryBuffer: DefaultInsertRetryBuffer,
+		BlockMemoryLimit:  DefaultBlockMemoryLimit,
 	}
 }
 
@@ -264,6 +277,9 @@ func (c *Config) Validate() error {
 	}
 	if c.InsertRetries < 0 {
 		return &Error{Key: KeyInsertRetries, Value: strconv.Itoa(c.InsertRetries), Err: errNegative}
+	}
+	if c.BlockMemoryLimit <= 0 {
+		return &Error{Key: KeyBlockMemoryLimit, Value: strconv.FormatInt(c.BlockMemoryLimit, 10), Err: errNotPositive}
 	}
 	if c.InsertRetryBuffer < 0 {
 		return &Error{Key: KeyInsertRetryBuffer, Value: strconv.Itoa(c.InsertRetryBuffer), Err: errNegative}
