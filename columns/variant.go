@@ -333,6 +333,10 @@ func newVariantFromNode(n *TypeNode) (Column, error) {
 	if len(n.Args) == 0 {
 		return nil, unsupported(n, "a Variant needs types")
 	}
+	if len(n.Args) > maxVariants {
+		// Refused before a column is built for any of them.
+		return nil, unsupported(n, "%d variants, want 1 to %d", len(n.Args), maxVariants)
+	}
 	vars := make([]Column, len(n.Args))
 	for i, a := range n.Args {
 		if a.Kind != ArgType || a.Field != "" {

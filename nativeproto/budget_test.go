@@ -206,3 +206,40 @@ func TestBudgetStringEnds(t *testing.T) {
 	err, alloc := readBudgeted(t, stream, false, 64<<20)
 	requireBudgetError(t, err, alloc, 8<<20)
 }
+
+// TestExceptionTotalSize: a chain of records under MaxExceptionDepth, each with strings under
+// MaxExceptionStringSize, is still capped in all (MaxExceptionSize), read from a stream.
+func TestExceptionTotalSize(t *testing.T) {
+	var w wire.Writer
+	big := strings.Repeat("s", MaxExceptionStringSize)
+	for range 20 {
+		w.Int32(1)
+		w.String("DB::Exception")
+		w.String("m")
+		w.String(big)
+		w.Bool(true)
+	}
+	var e Exception
+	err := e.Decode(wire.NewReader(bytes.NewReader(w.Buf)))
+	var le *wire.LimitError
+	if !errors.As(err, &le) || !strings.Contains(le.What, "exception size") {
+		t.Fatalf("want a LimitError naming the exception size, got %v", err)
+	}
+	// A chain within it decodes, and the reader has no budget after it.
+	w.Reset()
+	for i := range 3 {
+		w.Int32(int32(i))
+		w.String("DB::Exception")
+		w.String("m")
+		w.String(big)
+		w.Bool(i < 2)
+	}
+	w.Raw(bytes.Repeat([]byte{1}, 16<<20))
+	r := wire.NewReader(bytes.NewReader(w.Buf))
+	if err := e.Decode(r); err != nil || e.Nested == nil || e.Nested.Nested == nil {
+		t.Fatalf("3 records: %v", err)
+	}
+	if err := r.Skip(16 << 20); err != nil {
+		t.Fatalf("after the exception: %v", err)
+	}
+}

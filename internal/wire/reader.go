@@ -43,7 +43,8 @@ type Reader struct {
 // budget is a Reader's per-block allocation budget: the bytes consumed since start plus the
 // charges decoders add for memory the input does not account for.
 type budget struct {
-	max     int64 // 0: off
+	name    string // the limit's name in a LimitError's What
+	max     int64  // 0: off
 	start   int64 // Offset when the budget was set
 	charged int64
 }
@@ -553,12 +554,16 @@ const BudgetName = "block_memory_limit"
 // whose What names BudgetName. max <= 0 turns the budget off ([Reader.ClearBudget]). The budget
 // is checked when the Reader asks its source for more input, so the bytes consumed may pass max
 // by at most one buffer before the error.
-func (r *Reader) SetBudget(max int64) {
+func (r *Reader) SetBudget(max int64) { r.SetNamedBudget(BudgetName, max) }
+
+// SetNamedBudget is SetBudget for a budget whose LimitError names the limit name instead of
+// BudgetName (a packet other than a block: a server exception's chain).
+func (r *Reader) SetNamedBudget(name string, max int64) {
 	if max <= 0 {
 		r.budget = budget{}
 		return
 	}
-	r.budget = budget{max: max, start: r.Offset()}
+	r.budget = budget{name: name, max: max, start: r.Offset()}
 }
 
 // ClearBudget turns the budget off.
@@ -581,7 +586,7 @@ func (r *Reader) Charge(what string, n uint64) error {
 	}
 	used := uint64(r.BudgetUsed())
 	if n > uint64(r.budget.max) || used+n > uint64(r.budget.max) {
-		return &LimitError{What: BudgetName + " (bytes one block allocates, at " + what + ")", Value: used + n, Max: uint64(r.budget.max)}
+		return &LimitError{What: r.budget.name + " (bytes one block allocates, at " + what + ")", Value: used + n, Max: uint64(r.budget.max)}
 	}
 	r.budget.charged += int64(n)
 	return nil
@@ -593,7 +598,7 @@ func (r *Reader) checkBudget(n int64) error {
 		return nil
 	}
 	if used := r.BudgetUsed() + n; used > r.budget.max {
-		return &LimitError{What: BudgetName + " (bytes one block allocates, at its input)", Value: uint64(used), Max: uint64(r.budget.max)}
+		return &LimitError{What: r.budget.name + " (bytes read, at its input)", Value: uint64(used), Max: uint64(r.budget.max)}
 	}
 	return nil
 }
