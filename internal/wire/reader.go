@@ -45,7 +45,7 @@ type Reader struct {
 type budget struct {
 	name    string // the limit's name in a LimitError's What
 	max     int64  // 0: off
-	start   int64 // Offset when the budget was set
+	start   int64  // Offset when the budget was set
 	charged int64
 }
 
