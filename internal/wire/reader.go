@@ -586,7 +586,7 @@ func (r *Reader) Charge(what string, n uint64) error {
 	}
 	used := uint64(r.BudgetUsed())
 	if n > uint64(r.budget.max) || used+n > uint64(r.budget.max) {
-		return &LimitError{What: r.budget.name + " (bytes one block allocates, at " + what + ")", Value: used + n, Max: uint64(r.budget.max)}
+		return &LimitError{What: r.budget.name + " (" + what + ")", Value: used + n, Max: uint64(r.budget.max)}
 	}
 	r.budget.charged += int64(n)
 	return nil
@@ -598,7 +598,7 @@ func (r *Reader) checkBudget(n int64) error {
 		return nil
 	}
 	if used := r.BudgetUsed() + n; used > r.budget.max {
-		return &LimitError{What: r.budget.name + " (bytes read, at its input)", Value: uint64(used), Max: uint64(r.budget.max)}
+		return &LimitError{What: r.budget.name + " (input read)", Value: uint64(used), Max: uint64(r.budget.max)}
 	}
 	return nil
 }
