@@ -471,6 +471,10 @@ func (c *Dynamic) read(r *Reader, rows int) error {
 		}
 		return nil
 	}
+	// A 4-byte type index and a 4-byte offset per row, from as little as one byte of input.
+	if err := r.Charge("Dynamic indexes", uint64(rows)*8); err != nil {
+		return decodeErr(c, "%v", err)
+	}
 	switch c.version {
 	case dynamicFlattened:
 		return c.readFlattened(r, rows)

@@ -286,6 +286,10 @@ func (c *Variant) read(r *Reader, rows int) error {
 	if c.discr, err = readFixed(r, c.discr, rows); err != nil {
 		return decodeErr(c, "discriminators: %v", err)
 	}
+	// A 4-byte offset per row, from its one-byte discriminator.
+	if err := r.Charge("Variant offsets", uint64(rows)*4); err != nil {
+		return decodeErr(c, "%v", err)
+	}
 	counts, err := variantOffsets(c, c.discr, &c.offs, len(c.vars), variantNull)
 	if err != nil {
 		return err

@@ -243,3 +243,29 @@ func TestExceptionTotalSize(t *testing.T) {
 		t.Fatalf("after the exception: %v", err)
 	}
 }
+
+// TestBudgetRowIndexes: columns whose rows take more memory than their input (LowCardinality's
+// 4-byte index from a 1-byte one, Variant's and Dynamic's offsets from a 1-byte discriminator)
+// charge it: 2^22 rows of 1-byte input each, under a 12 MiB limit.
+func TestBudgetRowIndexes(t *testing.T) {
+	const rows = 1 << 22
+	var lc wire.Writer
+	lc.Uint64(1)             // keys version
+	lc.Uint64(1<<9 | 1<<10) // UInt8 indexes, additional keys, update dictionary
+	lc.Uint64(1)
+	lc.String("a")
+	lc.Uint64(rows)
+	lc.Raw(make([]byte, rows))
+	var v wire.Writer
+	v.Uint64(0) // discriminators mode BASIC
+	v.Raw(bytes.Repeat([]byte{255}, rows))
+	for _, c := range []budgetCol{{name: "lc", typ: "LowCardinality(String)", data: lc.Buf},
+		{name: "v", typ: "Variant(String, UInt64)", data: v.Buf}} {
+		stream := dataPacket(budgetBlock(rows, c))
+		err, _ := readBudgeted(t, stream, false, 8<<20)
+		requireBudgetError(t, err, 0, 1<<30)
+		if err, _ := readBudgeted(t, stream, false, 64<<20); err != nil {
+			t.Fatalf("%s under 64 MiB: %v", c.typ, err)
+		}
+	}
+}
