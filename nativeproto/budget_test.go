@@ -250,7 +250,7 @@ func TestExceptionTotalSize(t *testing.T) {
 func TestBudgetRowIndexes(t *testing.T) {
 	const rows = 1 << 22
 	var lc wire.Writer
-	lc.Uint64(1)             // keys version
+	lc.Uint64(1)            // keys version
 	lc.Uint64(1<<9 | 1<<10) // UInt8 indexes, additional keys, update dictionary
 	lc.Uint64(1)
 	lc.String("a")
