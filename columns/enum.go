@@ -44,6 +44,7 @@ func NewEnum[T int8 | int16](pairs map[string]T) *Enum[T] {
 		bits = 1 << 16
 	}
 	c.known = make([]uint64, bits/64)
+	c.known[0] = 1 // 0, see Read
 	for _, v := range c.order {
 		k := enumKey(v)
 		c.known[k/64] |= 1 << (k % 64)
@@ -91,7 +92,8 @@ func enumKey[T int8 | int16](v T) uint {
 
 // Read replaces the contents with rows values and checks each is a value of the type: a value
 // the type does not name is a *DecodeError naming it and the type (the server refuses to print
-// such a value too), not a number passed off as a name.
+// such a value too), not a number passed off as a name. 0 always passes: it is what the server
+// stores under a NULL of Nullable(Enum...) (and a sparse column's default), named or not.
 func (c *Enum[T]) Read(r *Reader, rows int) error {
 	if err := c.Fixed.Read(r, rows); err != nil {
 		return err

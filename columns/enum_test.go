@@ -8,7 +8,8 @@ import (
 
 // TestEnumValueNotInType: an Enum8 or Enum16 value the type does not name is a DecodeError
 // naming the value and the type (finding 10: it came back as its number as text); the values
-// the type names decode.
+// the type names decode, and so does 0, which the server stores under a NULL of
+// Nullable(Enum8(...)) whether the type names it or not.
 func TestEnumValueNotInType(t *testing.T) {
 	for _, tc := range []struct {
 		typ  string
@@ -17,7 +18,7 @@ func TestEnumValueNotInType(t *testing.T) {
 		val  string
 	}{
 		{"Enum8('a' = 1, 'b' = -128, 'c' = 127)", []byte{1, 0x80, 0x7f}, []byte{1, 5}, "5"},
-		{"Enum8('a' = 1)", []byte{1}, []byte{0xff}, "-1"},
+		{"Enum8('a' = 1)", []byte{1, 0}, []byte{0xff}, "-1"}, // 0: the value under a NULL
 		{"Enum16('a' = 1, 'b' = 1000, 'c' = -32768)", []byte{1, 0, 0xe8, 3, 0, 0x80}, []byte{0xe8, 3, 0xe9, 3}, "1001"},
 	} {
 		c := mustNew(t, tc.typ)
