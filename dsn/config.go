@@ -100,7 +100,8 @@ type Config struct {
 	// automatic insert retry).
 	InsertRetryBuffer int
 
-	// BlockMemoryLimit (key block_memory_limit, bytes, > 0) is the most one block the server
+	// BlockMemoryLimit (key block_memory_limit, bytes; 0 means the default, so that a Config
+	// built by hand gets it) is the most one block the server
 	// sends may make the client allocate: its bytes as decoded (after decompression, so a
 	// frame that expands counts at its expanded size), the rows sparse and replicated columns
 	// expand to, and the per-row storage of its columns and of their names and types. A block
@@ -278,8 +279,8 @@ func (c *Config) Validate() error {
 	if c.InsertRetries < 0 {
 		return &Error{Key: KeyInsertRetries, Value: strconv.Itoa(c.InsertRetries), Err: errNegative}
 	}
-	if c.BlockMemoryLimit <= 0 {
-		return &Error{Key: KeyBlockMemoryLimit, Value: strconv.FormatInt(c.BlockMemoryLimit, 10), Err: errNotPositive}
+	if c.BlockMemoryLimit < 0 {
+		return &Error{Key: KeyBlockMemoryLimit, Value: strconv.FormatInt(c.BlockMemoryLimit, 10), Err: errNegative}
 	}
 	if c.InsertRetryBuffer < 0 {
 		return &Error{Key: KeyInsertRetryBuffer, Value: strconv.Itoa(c.InsertRetryBuffer), Err: errNegative}

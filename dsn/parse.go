@@ -348,8 +348,8 @@ func applyKey(c *Config, q *queryUserInfo, key, val string) error {
 		c.BlockMemoryLimit, err = strconv.ParseInt(val, 10, 64)
 		if err != nil {
 			err = errInt
-		} else if c.BlockMemoryLimit <= 0 {
-			err = errNotPositive
+		} else if c.BlockMemoryLimit < 0 {
+			err = errNegative
 		}
 	case KeyInsertRetryBuffer:
 		c.InsertRetryBuffer, err = parseNonNegative(val)
