@@ -2,6 +2,7 @@ package columns
 
 import (
 	"errors"
+	"reflect"
 	"slices"
 )
 
@@ -42,18 +43,25 @@ func gather(dst, src Column, idx []uint32, r *Reader) error {
 			return decodeErr(dst, "expanding rows: %v", err)
 		}
 	}
-	return gatherValues(dst, src, idx)
+	return gatherValues(dst, src, idx, r)
 }
 
-// gatherValues gathers through Value and AppendValue, one boxed value per row.
-func gatherValues(dst, src Column, idx []uint32) error {
+// gatherValues gathers through Value and AppendValue, one boxed value per row. What each value
+// holds beyond its row (valueBytes: a Dynamic's string, an array's elements) is charged to r's
+// budget before it is appended: a replicated Dynamic column repeats its values as any other.
+func gatherValues(dst, src Column, idx []uint32, r *Reader) error {
 	dst.Reset()
 	for i, k := range idx {
 		if k == noRow {
 			dst.AppendDefault()
 			continue
 		}
-		if err := dst.AppendValue(src.Value(int(k))); err != nil {
+		v := src.Value(int(k))
+		if err := r.Charge("expanded values", valueBytes(v, 0)); err != nil {
+			dst.Reset()
+			return decodeErr(dst, "expanding row %d: %v", i, err)
+		}
+		if err := dst.AppendValue(v); err != nil {
 			dst.Reset()
 			return decodeErr(dst, "expanding row %d: %v", i, err)
 		}
@@ -365,4 +373,48 @@ func rowBytes(col Column) uint64 {
 		return uint64(c.elemSize())
 	}
 	return 16 // a boxed value, at least
+}
+
+// valueBytes estimates the memory a boxed value holds beyond a fixed 16 bytes: the bytes of
+// strings and byte slices, and the elements of slices, arrays and maps, recursively (depth is
+// bounded by the type's nesting, MaxTypeDepth).
+func valueBytes(v any, depth int) uint64 {
+	switch x := v.(type) {
+	case nil:
+		return 0
+	case string:
+		return 16 + uint64(len(x))
+	case []byte:
+		return 24 + uint64(len(x))
+	case DynamicValue:
+		return 16 + uint64(len(x.Type)) + valueBytes(x.Value, depth+1)
+	case VariantValue:
+		return 16 + uint64(len(x.Type)) + valueBytes(x.Value, depth+1)
+	}
+	if depth > MaxTypeDepth {
+		return 16
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array:
+		n := uint64(24)
+		switch et := rv.Type().Elem(); et.Kind() {
+		case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+			reflect.Float32, reflect.Float64:
+			return n + uint64(rv.Len())*uint64(et.Size())
+		}
+		for i := range rv.Len() {
+			n += valueBytes(rv.Index(i).Interface(), depth+1)
+		}
+		return n
+	case reflect.Map:
+		n := uint64(48)
+		it := rv.MapRange()
+		for it.Next() {
+			n += valueBytes(it.Key().Interface(), depth+1) + valueBytes(it.Value().Interface(), depth+1)
+		}
+		return n
+	}
+	return 16
 }

@@ -269,3 +269,25 @@ func TestBudgetRowIndexes(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetReplicatedDynamic: a replicated Dynamic column (gathered value by value) repeating
+// one 1 MiB string over 1024 rows charges the strings it copies (a 64 MiB limit here).
+func TestBudgetReplicatedDynamic(t *testing.T) {
+	const rows = 1024
+	var d wire.Writer
+	d.Uint64(3) // Dynamic FLATTENED prefix: one type, String
+	d.UVarInt(1)
+	d.String("String")
+	d.UVarInt(rows) // replicated: rows, 1-byte indexes, one distinct row
+	d.Byte(1)
+	d.Raw(make([]byte, rows))
+	d.UVarInt(1)
+	d.Byte(0) // the distinct row: type 0 (String), its value
+	d.String(strings.Repeat("x", 1<<20))
+	stream := dataPacket(budgetBlock(rows, budgetCol{name: "d", typ: "Dynamic", custom: []byte{4}, data: d.Buf}))
+	// TotalAlloc counts every boxed copy the value-by-value gather makes (each row's value is
+	// copied out of the distinct row, then into the column, whose buffer doubles): several
+	// times the limit in all, against 1 GiB without the charge.
+	err, alloc := readBudgeted(t, stream, false, 64<<20)
+	requireBudgetError(t, err, alloc, 512<<20)
+}
