@@ -101,13 +101,13 @@ type Config struct {
 	InsertRetryBuffer int
 
 	// BlockMemoryLimit (key block_memory_limit, bytes; 0 means the default, so that a Config
-	// built by hand gets it) is the most one block the server
-	// sends may make the client allocate: its bytes as decoded (after decompression, so a
-	// frame that expands counts at its expanded size), the rows sparse and replicated columns
-	// expand to, and the per-row storage of its columns and of their names and types. A block
-	// past it ends the query with an error that errors.As finds as *chnative.ProtocolError and
-	// as the limit's *LimitError (naming block_memory_limit); the connection is closed and the
-	// query is not retried. What a query holds at once is bounded by the blocks in flight
+	// built by hand gets it) is the most one block the server sends may make the client
+	// allocate: its bytes as decoded (after decompression, so a frame that expands counts at
+	// its expanded size), the rows sparse and replicated columns expand to, and the per-row
+	// storage of its columns and of their names and types. A block past it ends the query
+	// with an error that errors.As finds as *chnative.ProtocolError and as
+	// *columns.LimitError (its What names block_memory_limit); the connection is closed and
+	// the query is not retried. What a query holds at once is bounded by the blocks in flight
 	// (the one being decoded, the one read ahead, the one the caller holds) times this limit.
 	BlockMemoryLimit int64
 
