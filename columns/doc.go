@@ -34,7 +34,10 @@
 // encoding would: columns never hold sparse or replicated data, and nothing that reads them
 // knows the difference. A Serialization keeps its scratch columns for the next block. The rows
 // such data expands to are bounded by the block's rows and by [MaxExpandedRows] and
-// [MaxExpandedBytes], since a few bytes of input can describe many rows.
+// [MaxExpandedBytes], since a few bytes of input can describe many rows, and charged to the
+// reader's per-block budget before they are allocated ([Reader.Charge], the DSN key
+// block_memory_limit), as are the per-row indexes and offsets a String, LowCardinality,
+// Variant or Dynamic column keeps beyond its input.
 //
 // # Errors
 //

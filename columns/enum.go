@@ -15,6 +15,9 @@ type Enum[T int8 | int16] struct {
 	names  map[T]string
 	values map[string]T
 	order  []T
+	// known has bit uint16(v) set for each value v of the type: Read checks every value
+	// against it without a map lookup.
+	known []uint64
 }
 
 // Enum8 is a column of Enum8(...).
@@ -35,6 +38,16 @@ func NewEnum[T int8 | int16](pairs map[string]T) *Enum[T] {
 		c.names[v] = n
 		c.values[n] = v
 		c.order = append(c.order, v)
+	}
+	bits := 256
+	if c.kind == "Enum16" {
+		bits = 1 << 16
+	}
+	c.known = make([]uint64, bits/64)
+	c.known[0] = 1 // 0, see Read
+	for _, v := range c.order {
+		k := enumKey(v)
+		c.known[k/64] |= 1 << (k % 64)
 	}
 	sort.Slice(c.order, func(a, b int) bool { return c.order[a] < c.order[b] })
 	c.name = c.Type()
@@ -68,6 +81,31 @@ func (c *Enum[T]) Name(i int) string {
 
 // Value returns row i's name.
 func (c *Enum[T]) Value(i int) any { return c.Name(i) }
+
+// enumKey is v's bit in Enum.known: its bits as unsigned (an Enum8's 0..255, an Enum16's 0..65535).
+func enumKey[T int8 | int16](v T) uint {
+	if _, ok := any(v).(int8); ok {
+		return uint(uint8(v))
+	}
+	return uint(uint16(v))
+}
+
+// Read replaces the contents with rows values and checks each is a value of the type: a value
+// the type does not name is a *DecodeError naming it and the type (the server refuses to print
+// such a value too), not a number passed off as a name. 0 always passes: it is what the server
+// stores under a NULL of Nullable(Enum...) (and a sparse column's default), named or not.
+func (c *Enum[T]) Read(r *Reader, rows int) error {
+	if err := c.Fixed.Read(r, rows); err != nil {
+		return err
+	}
+	for i, v := range c.data {
+		if k := enumKey(v); c.known[k/64]&(1<<(k%64)) == 0 {
+			c.data = c.data[:0]
+			return decodeErr(c, "row %d: value %d is not in the type", i, v)
+		}
+	}
+	return nil
+}
 
 // ScanType returns string.
 func (c *Enum[T]) ScanType() reflect.Type { return reflect.TypeFor[string]() }

@@ -183,3 +183,6 @@ func readFixed[T any](r *Reader, dst []T, rows int) ([]T, error) {
 	}
 	return dst, nil
 }
+
+// elemSize is the bytes of one value in memory (rowBytes).
+func (c *Fixed[T]) elemSize() int { return int(reflect.TypeFor[T]().Size()) }

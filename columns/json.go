@@ -23,6 +23,12 @@ const (
 	maxJSONPaths = 1 << 20
 )
 
+// MaxJSONPathDepth caps the parts of one JSON path (a.b.c has 3), checked before the path is
+// split: a path's parts become nested objects, which the JSON text is written from recursively,
+// so a server's path of 10^6 parts would overflow the stack. The server's own
+// input_format_json_max_depth is 1000 too.
+const MaxJSONPathDepth = 1000
+
 // JSON is a column of the JSON type (JSON, JSON(a.b UInt32, max_dynamic_paths=N, SKIP x, ...)).
 // It holds every value as JSON text: Value returns a string.
 //
@@ -263,11 +269,15 @@ func (c *JSON) read(r *Reader, rows int) error {
 	for i := range rows {
 		obj := map[string]any{}
 		for _, p := range c.typed {
-			setPath(obj, p.path, jsonTyped(p.col.Type(), p.col.Value(i)))
+			if err := setPath(obj, p.path, jsonTyped(p.col.Type(), p.col.Value(i))); err != nil {
+				return decodeErr(c, "row %d: %v", i, err)
+			}
 		}
 		for _, p := range c.dyn {
 			if v := p.col.Value(i); v != nil {
-				setPath(obj, p.path, v)
+				if err := setPath(obj, p.path, v); err != nil {
+					return decodeErr(c, "row %d: %v", i, err)
+				}
 			}
 		}
 		if c.version != jsonFlattened {
@@ -280,7 +290,9 @@ func (c *JSON) read(r *Reader, rows int) error {
 					return decodeErr(c, "row %d: shared data path %q: %v", i, paths.String(j), err)
 				}
 				if typ != "Nothing" {
-					setPath(obj, paths.String(j), jsonTyped(typ, v))
+					if err := setPath(obj, paths.String(j), jsonTyped(typ, v)); err != nil {
+						return decodeErr(c, "row %d: %v", i, err)
+					}
 				}
 			}
 		}
@@ -342,14 +354,20 @@ func (c *JSON) readBinary(r *Reader, depth int) error {
 				continue
 			}
 		}
-		setPath(obj, path, v)
+		if err := setPath(obj, path, v); err != nil {
+			return err
+		}
 	}
 	return c.appendObject(obj)
 }
 
 // setPath stores v at the dotted path in obj, making nested objects (a path that collides with a
-// value of another path is stored flat).
-func setPath(obj map[string]any, path string, v any) {
+// value of another path is stored flat). A path of more than MaxJSONPathDepth parts is a
+// *LimitError, before anything is stored.
+func setPath(obj map[string]any, path string, v any) error {
+	if n := strings.Count(path, ".") + 1; n > MaxJSONPathDepth {
+		return &LimitError{What: "JSON path parts", Value: uint64(n), Max: MaxJSONPathDepth}
+	}
 	parts := strings.Split(path, ".")
 	m := obj
 	for k, p := range parts[:len(parts)-1] {
@@ -357,7 +375,7 @@ func setPath(obj map[string]any, path string, v any) {
 		if !ok {
 			if _, taken := m[p]; taken {
 				m[strings.Join(parts[k:], ".")] = v
-				return
+				return nil
 			}
 			next = map[string]any{}
 			m[p] = next
@@ -366,9 +384,10 @@ func setPath(obj map[string]any, path string, v any) {
 	}
 	last := parts[len(parts)-1]
 	if _, isObj := m[last].(map[string]any); isObj {
-		return
+		return nil
 	}
 	m[last] = v
+	return nil
 }
 
 // jsonable converts a decoded value to what encoding/json writes as the server writes JSON.

@@ -274,6 +274,10 @@ func (c *LowCardinality) read(r *Reader, rows int) error {
 	if err := checkRows(c, rows); err != nil {
 		return err
 	}
+	// A 4-byte index per row, from as little as one byte of input.
+	if err := r.Charge("LowCardinality indexes", uint64(rows)*4); err != nil {
+		return decodeErr(c, "%v", err)
+	}
 	for granule := 0; len(c.idx) < rows; granule++ {
 		flags, err := r.Uint64()
 		if err != nil {

@@ -48,6 +48,9 @@ func (s *Serialization) readReplicated(r *Reader, m int, dst Column, rows int) e
 	if err != nil {
 		return decodeErr(dst, "replicated distinct rows: %v", err)
 	}
+	if err := r.Charge("replicated gather indexes", uint64(rows)*4); err != nil {
+		return decodeErr(dst, "replicated indexes: %v", err)
+	}
 	l.idx = growLen(l.idx, rows)
 	bad := -1 // the first row whose index is out of range
 	switch raw := l.raw; width {
@@ -92,5 +95,5 @@ func (s *Serialization) readReplicated(r *Reader, m int, dst Column, rows int) e
 	if src.Rows() != distinct {
 		return decodeErr(dst, "replicated distinct rows: %d decoded, want %d", src.Rows(), distinct)
 	}
-	return gather(dst, src, l.idx)
+	return gather(dst, src, l.idx, r)
 }

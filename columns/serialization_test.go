@@ -72,7 +72,7 @@ func writeKinds(w *Writer, col Column, sp *spec) {
 // enum has no 0), compared bitwise as the server does (-0.0 is not a default).
 func isDefaultRow(t testing.TB, c Column, i int) bool {
 	def, src := mustNew(t, c.Type()), mustNew(t, c.Type())
-	if err := gather(def, src, []uint32{noRow}); err != nil {
+	if err := gather(def, src, []uint32{noRow}, nil); err != nil {
 		t.Fatal(err)
 	}
 	return valueEqual(c.Value(i), def.Value(0))
@@ -163,7 +163,7 @@ func copyRows(t testing.TB, dst, src Column, pos []uint32, inner bool) {
 	if inner {
 		from = nullableOf(src).inner
 	}
-	if err := gather(dst, from, pos); err != nil {
+	if err := gather(dst, from, pos, nil); err != nil {
 		t.Fatal(err)
 	}
 	for j, p := range pos {

@@ -39,9 +39,9 @@ func (s *Serialization) readSparse(r *Reader, m int, dst Column, rows int) error
 	}
 	if nc := nullableOf(dst); nc != nil && m == 2 {
 		// Values of the nested type (bind made levels[1] of that type): the left-out rows are NULL.
-		return nc.scatterNonNull(src, l.pos, rows, &l.idx)
+		return nc.scatterNonNull(src, l.pos, rows, &l.idx, r)
 	}
-	return scatter(dst, src, l.pos, rows, &l.idx)
+	return scatter(dst, src, l.pos, rows, &l.idx, r)
 }
 
 // readSparseOffsets reads the offsets stream of a sparse column of rows rows, appending the
@@ -101,9 +101,13 @@ type scatterer interface {
 }
 
 // scatter replaces dst's contents with the sparse values src at positions pos of rows rows; idx
-// is the buffer of the gather fallback. On error dst is left empty.
-func scatter(dst, src Column, pos []uint32, rows int, idx *[]uint32) error {
+// is the buffer of the gather fallback. On error dst is left empty. The rows' memory is charged
+// to r's budget first (the gather fallback charges it again: an over-count, never an under-count).
+func scatter(dst, src Column, pos []uint32, rows int, idx *[]uint32, r *Reader) error {
 	if sc, ok := dst.(scatterer); ok {
+		if err := r.Charge("sparse rows", uint64(rows)*rowBytes(dst)); err != nil {
+			return decodeErr(dst, "expanding rows: %v", err)
+		}
 		err := sc.scatterRows(src, pos, rows)
 		if err == nil {
 			return nil
@@ -113,8 +117,11 @@ func scatter(dst, src Column, pos []uint32, rows int, idx *[]uint32) error {
 			return decodeErr(dst, "expanding rows: %v", err)
 		}
 	}
+	if err := r.Charge("sparse gather indexes", uint64(rows)*4); err != nil {
+		return decodeErr(dst, "expanding rows: %v", err)
+	}
 	*idx = sparseIndex(*idx, pos, rows)
-	return gather(dst, src, *idx)
+	return gather(dst, src, *idx, r)
 }
 
 // scatterSlice returns dst (reused) of rows zero values with src[j] at pos[j].
@@ -216,8 +223,11 @@ func (c *SimpleAggregateFunction) scatterRows(src Column, pos []uint32, rows int
 
 // scatterNonNull fills a Nullable from sparse values of its nested type: NULL at every row but
 // pos. idx is the buffer of the gather fallback.
-func (c *Nullable) scatterNonNull(src Column, pos []uint32, rows int, idx *[]uint32) error {
-	if err := scatter(c.inner, src, pos, rows, idx); err != nil {
+func (c *Nullable) scatterNonNull(src Column, pos []uint32, rows int, idx *[]uint32, r *Reader) error {
+	if err := r.Charge("sparse rows", uint64(rows)); err != nil {
+		return decodeErr(c, "expanding rows: %v", err)
+	}
+	if err := scatter(c.inner, src, pos, rows, idx, r); err != nil {
 		c.Reset()
 		return err
 	}

@@ -156,6 +156,10 @@ func (c *String) Read(r *Reader, rows int) error {
 	if lim := r.InputLimit(); lim >= 0 && int64(rows) > lim {
 		return decodeErr(c, "%v", errShort(rows, 1, lim))
 	}
+	// An end offset per row (8 bytes) comes from as little as one byte of input.
+	if err := r.Charge("String end offsets", uint64(rows)*8); err != nil {
+		return decodeErr(c, "%v", err)
+	}
 	if cap(c.ends) < rows {
 		c.ends = make([]int, 0, min(rows, max(growChunk, 2*cap(c.ends))))
 	}

@@ -286,6 +286,10 @@ func (c *Variant) read(r *Reader, rows int) error {
 	if c.discr, err = readFixed(r, c.discr, rows); err != nil {
 		return decodeErr(c, "discriminators: %v", err)
 	}
+	// A 4-byte offset per row, from its one-byte discriminator.
+	if err := r.Charge("Variant offsets", uint64(rows)*4); err != nil {
+		return decodeErr(c, "%v", err)
+	}
 	counts, err := variantOffsets(c, c.discr, &c.offs, len(c.vars), variantNull)
 	if err != nil {
 		return err
@@ -332,6 +336,10 @@ func (c *Variant) Write(w *Writer) {
 func newVariantFromNode(n *TypeNode) (Column, error) {
 	if len(n.Args) == 0 {
 		return nil, unsupported(n, "a Variant needs types")
+	}
+	if len(n.Args) > maxVariants {
+		// Refused before a column is built for any of them.
+		return nil, unsupported(n, "%d variants, want 1 to %d", len(n.Args), maxVariants)
 	}
 	vars := make([]Column, len(n.Args))
 	for i, a := range n.Args {

@@ -350,3 +350,6 @@ func (c *Wide[T]) Write(w *Writer) { w.Buf = appendFixed(w.Buf, c.data) }
 // WireBytes returns the bytes Write would append, as a view of the column's memory (valid until
 // the column is next changed; built with the purego tag, a copy).
 func (c *Wide[T]) WireBytes() []byte { return wireBytes(c.data) }
+
+// elemSize is the bytes of one value in memory (rowBytes).
+func (c *Wide[T]) elemSize() int { return int(reflect.TypeFor[T]().Size()) }

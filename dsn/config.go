@@ -26,6 +26,8 @@ const (
 	DefaultInsertRetries = 0
 	// DefaultInsertRetryBuffer is the default of [Config.InsertRetryBuffer]: 64 MiB.
 	DefaultInsertRetryBuffer = 64 << 20
+	// DefaultBlockMemoryLimit is the default of [Config.BlockMemoryLimit]: 1 GiB.
+	DefaultBlockMemoryLimit = 1 << 30
 	// DefaultInsertBlockRows is the default of [Config.InsertBlockRows].
 	DefaultInsertBlockRows = 1_000_000
 	// DefaultInsertBlockBytes is the default of [Config.InsertBlockBytes]: 16 MiB.
@@ -101,6 +103,17 @@ type Config struct {
 	// sends more drops its copies and is no longer retried automatically. 0 keeps nothing (no
 	// automatic insert retry).
 	InsertRetryBuffer int
+
+	// BlockMemoryLimit (key block_memory_limit, bytes; 0 means the default, so that a Config
+	// built by hand gets it) is the most one block the server sends may make the client
+	// allocate: its bytes as decoded (after decompression, so a frame that expands counts at
+	// its expanded size), the rows sparse and replicated columns expand to, and the per-row
+	// storage of its columns and of their names and types. A block past it ends the query
+	// with an error that errors.As finds as *chnative.ProtocolError and as
+	// *columns.LimitError (its What names block_memory_limit); the connection is closed and
+	// the query is not retried. What a query holds at once is bounded by the blocks in flight
+	// (the one being decoded, the one read ahead, the one the caller holds) times this limit.
+	BlockMemoryLimit int64
 
 	// TLSServerName (key tls_server_name) is the name the server's certificate is verified
 	// against and sent as SNI, for every address; "" means the host being dialed. It needs
@@ -196,6 +209,7 @@ func NewConfig() *Config {
 		BlockKeepBytes:   DefaultBlockKeepBytes,
 
 		InsertRetryBuffer: DefaultInsertRetryBuffer,
+		BlockMemoryLimit:  DefaultBlockMemoryLimit,
 	}
 }
 
@@ -289,6 +303,9 @@ func (c *Config) Validate() error {
 	}
 	if c.BlockKeepBytes < 0 {
 		return &Error{Key: KeyBlockKeepBytes, Value: strconv.Itoa(c.BlockKeepBytes), Err: errNegative}
+	}
+	if c.BlockMemoryLimit < 0 {
+		return &Error{Key: KeyBlockMemoryLimit, Value: strconv.FormatInt(c.BlockMemoryLimit, 10), Err: errNegative}
 	}
 	if c.InsertRetryBuffer < 0 {
 		return &Error{Key: KeyInsertRetryBuffer, Value: strconv.Itoa(c.InsertRetryBuffer), Err: errNegative}

@@ -51,6 +51,14 @@
 //	                                    connection or replica failed
 //	insert_retry_buffer       int       bytes, >= 0: the sent blocks an      67108864
 //	                                    insert keeps for a retry; 0 = none   (64 MiB)
+//	block_memory_limit        int       bytes, >= 0: the most one block the  1073741824
+//	                                    server sends may make the client     (1 GiB)
+//	                                    allocate (decoded and decompressed
+//	                                    bytes, sparse and replicated
+//	                                    expansion, names and types); past
+//	                                    it a *ProtocolError, no retry. A
+//	                                    query holds at most blocks in
+//	                                    flight x this; 0 = the default
 //	hosts                     hosts     host[:port],... tried before the     none
 //	                                    URL's hosts
 //	alt_hosts                 hosts     host[:port],... tried after them     none

@@ -66,6 +66,9 @@ func (c *Config) FormatDSN() string {
 	if c.InsertRetries != DefaultInsertRetries {
 		add(KeyInsertRetries, strconv.Itoa(c.InsertRetries))
 	}
+	if c.BlockMemoryLimit != DefaultBlockMemoryLimit {
+		add(KeyBlockMemoryLimit, strconv.FormatInt(c.BlockMemoryLimit, 10))
+	}
 	if c.InsertRetryBuffer != DefaultInsertRetryBuffer {
 		add(KeyInsertRetryBuffer, strconv.Itoa(c.InsertRetryBuffer))
 	}

@@ -32,6 +32,8 @@ const (
 	// [Config.BlockKeepBytes].
 	KeyInsertBlockBytes = "insert_block_bytes"
 	KeyBlockKeepBytes   = "block_keep_bytes"
+	// KeyBlockMemoryLimit sets [Config.BlockMemoryLimit].
+	KeyBlockMemoryLimit = "block_memory_limit"
 
 	// Accepted in the query for clickhouse-go's tcp:// form; FormatDSN puts
 	// them in the URL instead.
@@ -65,7 +67,7 @@ func isReservedKey(k string) bool {
 	case KeyDialTimeout, KeyReadTimeout, KeyCompress, KeyCompressLevel,
 		KeySecure, KeySkipVerify, KeyTLSServerName, KeyConnOpenStrategy, KeyInsertBlockRows,
 		KeyClientName, KeyQuotaKey, KeyDebug, KeyProtocolRevision, KeyHostBackoff, KeyReadRetries,
-		KeyInsertRetries, KeyInsertRetryBuffer, KeyInsertBlockBytes, KeyBlockKeepBytes,
+		KeyInsertRetries, KeyInsertRetryBuffer, KeyInsertBlockBytes, KeyBlockKeepBytes, KeyBlockMemoryLimit,
 		KeyDatabase, KeyUsername, KeyPassword,
 		KeyHosts, KeyAltHosts, KeyClientInfoProduct, KeyMaxOpenConns, KeyMaxIdleConns,
 		KeyConnMaxLifetime, KeyBlockBufferSize, KeyMaxCompressionBuffer:
@@ -346,6 +348,13 @@ func applyKey(c *Config, q *queryUserInfo, key, val string) error {
 		c.ReadRetries, err = parseNonNegative(val)
 	case KeyInsertRetries:
 		c.InsertRetries, err = parseNonNegative(val)
+	case KeyBlockMemoryLimit:
+		c.BlockMemoryLimit, err = strconv.ParseInt(val, 10, 64)
+		if err != nil {
+			err = errInt
+		} else if c.BlockMemoryLimit < 0 {
+			err = errNegative
+		}
 	case KeyInsertRetryBuffer:
 		c.InsertRetryBuffer, err = parseNonNegative(val)
 	case KeyInsertBlockBytes:

@@ -9,12 +9,15 @@ import (
 
 // Limits applied when decoding a block header, before anything is allocated for it. Column
 // decoders grow their storage with the data received, so a large row count alone allocates
-// nothing.
+// nothing. A column's name and type are capped per string like any String (the server's own
+// cap, 1 GiB: 26.7 names a column after its whole expression, a 1 MiB query parameter
+// included); what they and the rest of a block make the client allocate is bounded by the
+// block's budget (PacketReader.SetBlockMemoryLimit).
 const (
 	MaxBlockColumns    = 1 << 20
 	MaxBlockRows       = 1 << 31
-	MaxColumnNameSize  = 1 << 20
-	MaxColumnTypeSize  = 1 << 20
+	MaxColumnNameSize  = wire.MaxStringSize
+	MaxColumnTypeSize  = wire.MaxStringSize
 	maxOutOfOrderBlock = 1 << 20
 )
 

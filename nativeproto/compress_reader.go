@@ -19,11 +19,8 @@ import (
 // sticky until Reset. Buffers and the zstd decoder are reused across frames
 // and across Reset. A FrameReader is not safe for concurrent use.
 //
-// LZ4 frames are decoded by chnative's decoder (lz4Decode). ZSTD frames are decoded by
-// chnative's (zstdDecoder, about 2x klauspost/compress's on integer columns) or by
-// klauspost/compress's (faster on text and floats, and the one for a frame with a checksum or a
-// dictionary): each frame zstdDecoder decodes is counted, and when under 60% of its sequences
-// were of the integer shape, the next 64 go to klauspost's decoder, then one is counted again.
+// LZ4 frames are decoded by chnative's decoder (lz4Decode), ZSTD frames by klauspost/compress's
+// (zstdFrames), with its memory bounded by the frame's announced size.
 //
 // When src is a buffered reader of the connection (internal/wire's Reader), frames are verified
 // and decompressed where they lie in its buffer, and the next frames may be decompressed ahead.

@@ -31,6 +31,31 @@
 // [*wire.LimitError], [*FrameError], [*ChecksumError]) and usable with errors.As. After any
 // decoding error the stream is out of sync and the connection must be closed.
 //
+// # Limits
+//
+// Per value, per column and per packet caps stay where they were (each named where it is
+// defined), and per block one budget bounds them all: what one Data, Totals, Extremes, Log or
+// ProfileEvents block may make the client allocate (its decoded bytes after decompression, the
+// rows sparse and replicated columns expand to, per-row indexes and offsets beyond the input,
+// column names and types), [DefaultBlockMemoryLimit] (1 GiB) unless
+// [PacketReader.SetBlockMemoryLimit] (the DSN key block_memory_limit) says otherwise. A query
+// holds at most the blocks in flight times that. The other limits a server meets:
+//
+//	limit                     default   bounds
+//	block_memory_limit        1 GiB     what one block makes the client allocate
+//	MaxFrameSize              64 MiB    one compressed frame
+//	MaxFrameUncompressed      64 MiB    one frame's decompressed bytes (and the ZSTD window)
+//	MaxColumnNameSize, -Type  1 GiB     one column name or type (the server's String cap)
+//	MaxBlockColumns           2^20      columns of one block
+//	MaxLogBlockRows           2^20      rows of one Log or ProfileEvents block
+//	MaxExceptionDepth         64        records of one exception chain
+//	MaxExceptionSize          8 MiB     bytes of one exception chain
+//	OldestRevision            54412     the lowest server revision accepted in a Hello
+//
+// and in package columns: MaxTypeDepth (128) and MaxTypeNameLength (1 MiB) for type names,
+// MaxJSONPathDepth (1000) parts of a JSON path, MaxExpandedRows (2^24) and MaxExpandedBytes
+// (1 GiB) per sparse or replicated column, 255 Variant members, 65,536 Dynamic types.
+//
 // The byte reader and writer live in internal/wire, below this package and columns, which share
 // them; outside this module they are named [columns.Reader], [columns.Writer] and
 // [columns.LimitError], aliases of the same types.

@@ -13,6 +13,9 @@ const (
 	MaxExceptionDepth = 64
 	// MaxExceptionStringSize caps the name, message and stack trace of each record.
 	MaxExceptionStringSize = 1 << 20
+	// MaxExceptionSize caps the bytes of a whole chain (every record's strings): 64 records
+	// of three 1 MiB strings would be 192 MiB.
+	MaxExceptionSize = 8 << 20
 )
 
 // Exception is a server error (server code 2): a chain of records, each possibly with a nested
@@ -31,9 +34,12 @@ func (e *Exception) Error() string {
 }
 
 // Decode reads the packet body (after the code): records until has_nested is 0, at most
-// MaxExceptionDepth of them.
+// MaxExceptionDepth of them and MaxExceptionSize bytes in all. It reads them in a loop: no
+// recursion whose depth the server chooses.
 func (e *Exception) Decode(r *wire.Reader) (err error) {
 	defer func() { err = wrap(err, "exception") }()
+	r.SetNamedBudget("exception size", MaxExceptionSize)
+	defer r.ClearBudget()
 	cur := e
 	for depth := 1; ; depth++ {
 		*cur = Exception{}

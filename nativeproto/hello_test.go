@@ -2,6 +2,7 @@ package nativeproto
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -122,6 +123,38 @@ func TestServerHelloStringCap(t *testing.T) {
 	var le *wire.LimitError
 	if !errors.As(err, &le) || !strings.Contains(err.Error(), "timezone") {
 		t.Fatalf("want a LimitError naming the timezone, got %v", err)
+	}
+}
+
+// TestServerHelloRefusesOldRevision: a Hello announcing a revision below OldestRevision (1, or
+// one below 18.16's) is a ProtocolError naming both revisions; 18.16's own is accepted.
+func TestServerHelloRefusesOldRevision(t *testing.T) {
+	for _, srv := range []uint64{0, 1, 54032, uint64(OldestRevision) - 1, uint64(OldestRevision)} {
+		var w wire.Writer
+		w.String("ClickHouse")
+		w.UVarInt(18)
+		w.UVarInt(16)
+		w.UVarInt(srv)
+		w.String("UTC")
+		w.String("x")
+		w.UVarInt(1)
+		var h ServerHello
+		err := h.Decode(wire.NewBytesReader(w.Buf), ClientRevision)
+		if srv == uint64(OldestRevision) {
+			if err != nil {
+				t.Fatalf("revision %d: %v", srv, err)
+			}
+			continue
+		}
+		var pe *ProtocolError
+		if !errors.As(err, &pe) {
+			t.Fatalf("revision %d: want a ProtocolError, got %v", srv, err)
+		}
+		for _, want := range []string{fmt.Sprint(srv), fmt.Sprint(uint64(OldestRevision))} {
+			if !strings.Contains(err.Error(), " "+want+" ") {
+				t.Fatalf("revision %d: error %q does not name %s", srv, err, want)
+			}
+		}
 	}
 }
 

@@ -25,7 +25,13 @@ type PacketReader struct {
 	decSized bool // dec has its decBufferSize buffer
 	scratch  []byte
 	skip     *Block // scratch block for SkipPacket
+	// blockLimit is the budget of one block (SetBlockMemoryLimit).
+	blockLimit int64
 }
+
+// DefaultBlockMemoryLimit is the default of [PacketReader.SetBlockMemoryLimit] (the DSN key
+// block_memory_limit): 1 GiB, the server's own cap on one String.
+const DefaultBlockMemoryLimit = 1 << 30
 
 // NewPacketReader returns a PacketReader reading from src with revision ClientRevision and
 // compression off.
@@ -34,8 +40,27 @@ func NewPacketReader(src io.Reader) *PacketReader {
 	frames := NewFrameReader(raw)
 	// dec gets its real buffer from SetCompression(true): connections without compression
 	// never need it.
-	return &PacketReader{raw: raw, frames: frames, dec: wire.NewReaderSize(frames, wire.MinReaderSize), rev: ClientRevision}
+	return &PacketReader{raw: raw, frames: frames, dec: wire.NewReaderSize(frames, wire.MinReaderSize), rev: ClientRevision,
+		blockLimit: DefaultBlockMemoryLimit}
 }
+
+// SetBlockMemoryLimit sets the most bytes one block of a Data, Totals, Extremes, Log or
+// ProfileEvents packet may make the client allocate: its bytes as decoded (after decompression),
+// the rows sparse and replicated columns expand to, and the per-row storage its columns add
+// (see wire.Reader.SetBudget). A block past it fails with a *wire.LimitError naming
+// block_memory_limit; the stream is then out of sync. n <= 0 restores DefaultBlockMemoryLimit.
+//
+// What a query holds at once is the blocks in flight times this limit: the block being read,
+// the one read ahead, and the block the caller still holds.
+func (p *PacketReader) SetBlockMemoryLimit(n int64) {
+	if n <= 0 {
+		n = DefaultBlockMemoryLimit
+	}
+	p.blockLimit = n
+}
+
+// BlockMemoryLimit returns the limit SetBlockMemoryLimit set.
+func (p *PacketReader) BlockMemoryLimit() int64 { return p.blockLimit }
 
 // decBufferSize is the buffer of the decompressed stream: a whole frame (servers cut frames at
 // 1 MiB of uncompressed data) plus room for the unread tail of the previous one, so that the
@@ -128,7 +153,9 @@ func (p *PacketReader) readBlockPacket(reuse *Block, compressed bool) (string, *
 	if compressed {
 		src = p.dec
 	}
+	src.SetBudget(p.blockLimit)
 	b, err := readBlock(src, p.rev, true, reuse, &p.scratch)
+	src.ClearBudget()
 	if err == io.EOF {
 		err = wrap(io.ErrUnexpectedEOF, "block")
 	}

@@ -22,9 +22,13 @@ var profileEventTypes = map[int64]string{1: "increment", 2: "gauge"}
 // value. The type column is taken as text (an Enum8's name) or, as a number, 1 "increment" and
 // 2 "gauge" (other numbers give "").
 //
-// DecodeProfileEvents never fails, for the reason DecodeLogs gives. The returned slice and its
-// strings are the caller's; b may be reused as soon as it returns.
-func DecodeProfileEvents(b *Block) []ProfileEvent {
+// A block with rows but none of the layout's columns, or more than MaxLogBlockRows rows, is a
+// *ProtocolError, before anything is allocated. The returned slice and its strings are the
+// caller's; b may be reused as soon as it returns.
+func DecodeProfileEvents(b *Block) ([]ProfileEvent, error) {
+	if err := checkLogBlock(b, "profile events", profileEventColumns); err != nil {
+		return nil, err
+	}
 	host, tm, thread := b.columnNamed("host_name"), b.columnNamed("current_time"), b.columnNamed("thread_id")
 	typ, name, val := b.columnNamed("type"), b.columnNamed("name"), b.columnNamed("value")
 	out := make([]ProfileEvent, b.Rows())
@@ -44,5 +48,5 @@ func DecodeProfileEvents(b *Block) []ProfileEvent {
 		e.Name, _ = valueAt(name, i).(string)
 		e.Value, _ = toInt(valueAt(val, i))
 	}
-	return out
+	return out, nil
 }

@@ -5,7 +5,37 @@ import (
 	"time"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/wire"
 )
+
+// MaxLogBlockRows caps the rows of a Log or ProfileEvents block, checked before any entry is
+// made or any callback runs: a server sends a few hundred per packet, and a column such as
+// Tuple() lets a block announce rows that cost no input.
+const MaxLogBlockRows = 1 << 20
+
+// logColumns and profileEventColumns are the columns of the two layouts: a block with rows
+// must have at least one of its kind's.
+var (
+	logColumns = []string{"event_time", "event_time_microseconds", "host_name", "query_id", "thread_id",
+		"thread_number", "priority", "source", "text"}
+	profileEventColumns = []string{"host_name", "current_time", "thread_id", "type", "name", "value"}
+)
+
+// checkLogBlock refuses a block of kind what whose rows cannot be entries: more than
+// MaxLogBlockRows, or rows without any column of the layout (known names).
+func checkLogBlock(b *Block, what string, known []string) error {
+	rows := b.Rows()
+	if rows == 0 {
+		return nil
+	}
+	if rows > MaxLogBlockRows {
+		return &ProtocolError{Msg: what + " block", Err: &wire.LimitError{What: what + " rows", Value: uint64(rows), Max: MaxLogBlockRows}}
+	}
+	if b.columnNamed(known...) == nil {
+		return protoErr("%s block of %d rows has none of the layout's columns (%d columns)", what, rows, b.NumColumns())
+	}
+	return nil
+}
 
 // LogEntry is one server log line sent with a query's result (setting send_logs_level), one row
 // of a Log packet's block. It has exactly the fields of the root package's Log, so that type can
@@ -38,10 +68,14 @@ func (l LogEntry) Level() slog.Level {
 // column that is missing, or of a type other than expected, leaves its field at the zero value.
 // event_time_microseconds, when present, adds its sub-second microseconds to event_time.
 //
-// DecodeLogs never fails: a block the server sent is already decoded, and a layout it does not
-// know yields zero fields rather than an error. The entries own their memory; b may be reused
-// as soon as DecodeLogs returns.
-func DecodeLogs(b *Block, fn func(LogEntry)) {
+// A block with rows but none of the layout's columns, or more than MaxLogBlockRows rows, is a
+// *ProtocolError, before fn is called; otherwise a layout the decoder does not know yields zero
+// fields rather than an error. The entries own their memory; b may be reused as soon as
+// DecodeLogs returns.
+func DecodeLogs(b *Block, fn func(LogEntry)) error {
+	if err := checkLogBlock(b, "log", logColumns); err != nil {
+		return err
+	}
 	evTime, evMicros := b.columnNamed("event_time"), b.columnNamed("event_time_microseconds")
 	host, qid := b.columnNamed("host_name"), b.columnNamed("query_id")
 	thread, prio := b.columnNamed("thread_id", "thread_number"), b.columnNamed("priority")
@@ -64,6 +98,7 @@ func DecodeLogs(b *Block, fn func(LogEntry)) {
 		l.Text, _ = valueAt(text, i).(string)
 		fn(l)
 	}
+	return nil
 }
 
 // columnNamed returns the column of the first of names that b has, or nil.

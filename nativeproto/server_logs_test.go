@@ -1,10 +1,13 @@
 package nativeproto
 
 import (
+	"errors"
 	"log/slog"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chnative/chnative/internal/wire"
 )
 
 // logBlock is a Log block in the layout of current servers (thread_id UInt64, with
@@ -34,7 +37,9 @@ func TestDecodeLogs(t *testing.T) {
 	at := time.Date(2026, 12, 2, 3, 4, 5, 0, time.UTC)
 	for _, old := range []bool{false, true} {
 		var got []LogEntry
-		DecodeLogs(logBlock(t, old), func(l LogEntry) { got = append(got, l) })
+		if err := DecodeLogs(logBlock(t, old), func(l LogEntry) { got = append(got, l) }); err != nil {
+			t.Fatal(err)
+		}
 		if len(got) != 2 {
 			t.Fatalf("old=%v: %d entries", old, len(got))
 		}
@@ -64,11 +69,15 @@ func TestDecodeLogsTolerant(t *testing.T) {
 	b.Add("priority", mustCol(t, "String", "not a number"))
 	b.Add("thread_id", mustCol(t, "Float64", 1.5))
 	var got []LogEntry
-	DecodeLogs(b, func(l LogEntry) { got = append(got, l) })
+	if err := DecodeLogs(b, func(l LogEntry) { got = append(got, l) }); err != nil {
+		t.Fatal(err)
+	}
 	if len(got) != 1 || got[0] != (LogEntry{Text: "only text"}) {
 		t.Fatalf("%+v", got)
 	}
-	DecodeLogs(NewBlock(), func(LogEntry) { t.Fatal("a row of an empty block") })
+	if err := DecodeLogs(NewBlock(), func(LogEntry) { t.Fatal("a row of an empty block") }); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestLogEntryLevel(t *testing.T) {
@@ -90,7 +99,10 @@ func TestDecodeProfileEvents(t *testing.T) {
 	b.Add("type", mustCol(t, "Enum8('increment' = 1, 'gauge' = 2)", "increment", "gauge", "increment"))
 	b.Add("name", mustCol(t, "String", "SelectedRows", "MemoryTrackerUsage", "x"))
 	b.Add("value", mustCol(t, "Int64", int64(1000), int64(-4), int64(0)))
-	got := DecodeProfileEvents(b)
+	got, err := DecodeProfileEvents(b)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := []ProfileEvent{{"h", at, 5, "increment", "SelectedRows", 1000}, {"h", at, 0, "gauge", "MemoryTrackerUsage", -4},
 		{"h", at, 5, "increment", "x", 0}}
 	if len(got) != len(want) {
@@ -106,7 +118,9 @@ func TestDecodeProfileEvents(t *testing.T) {
 	b = NewBlock()
 	b.Add("type", mustCol(t, "Int8", int8(1), int8(2), int8(3)))
 	b.Add("value", mustCol(t, "UInt64", uint64(7), uint64(8), uint64(9)))
-	got = DecodeProfileEvents(b)
+	if got, err = DecodeProfileEvents(b); err != nil {
+		t.Fatal(err)
+	}
 	if len(got) != 3 || got[0].Type != "increment" || got[1].Type != "gauge" || got[2].Type != "" || got[2].Value != 9 || got[0].Name != "" {
 		t.Fatalf("%+v", got)
 	}
@@ -131,7 +145,10 @@ func profileEventsBlock(t testing.TB) *Block {
 // The ProfileEvents block of a 26.7 server decodes to named counters of both kinds.
 func TestDecodeProfileEvents267Capture(t *testing.T) {
 	b := profileEventsBlock(t)
-	evs := DecodeProfileEvents(b)
+	evs, err := DecodeProfileEvents(b)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(evs) != b.Rows() || len(evs) == 0 {
 		t.Fatalf("%d events from %d rows", len(evs), b.Rows())
 	}
@@ -139,5 +156,37 @@ func TestDecodeProfileEvents267Capture(t *testing.T) {
 		if e.Name == "" || (e.Type != "increment" && e.Type != "gauge") || e.Host == "" || e.Time.IsZero() {
 			t.Fatalf("event %+v", e)
 		}
+	}
+}
+
+// TestLogBlocksRefused: a Log or ProfileEvents block of 2^31-1 rows with no columns (found by
+// FuzzDecodeLogBlocks: make([]ProfileEvent, 2^31), or 2^31 callbacks), one whose columns are
+// none of the layout's, and one past MaxLogBlockRows are ProtocolErrors before any entry.
+func TestLogBlocksRefused(t *testing.T) {
+	var w wire.Writer
+	info := BlockInfo{BucketNum: -1}
+	info.Encode(&w, LatestRevision)
+	w.UVarInt(0)
+	w.UVarInt(1<<31 - 1)
+	noCols, err := ReadBlock(wire.NewBytesReader(w.Buf), LatestRevision, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := NewBlock()
+	other.Add("x", mustCol(t, "String", "a", "b"))
+	many := NewBlock()
+	many.Add("value", mustCol(t, "UInt8"))
+	for range MaxLogBlockRows + 1 {
+		many.Column(0).AppendDefault()
+	}
+	for _, b := range []*Block{noCols, other, many} {
+		n := 0
+		errL := DecodeLogs(b, func(LogEntry) { n++ })
+		evs, errP := DecodeProfileEvents(b)
+		var pe *ProtocolError
+		if !errors.As(errL, &pe) || !errors.As(errP, &pe) || n != 0 || evs != nil {
+			t.Fatalf("%d rows, %d columns: logs %v (%d entries), profile events %v (%d)", b.Rows(), b.NumColumns(), errL, n, errP, len(evs))
+		}
+		t.Log(errL)
 	}
 }

@@ -9,8 +9,8 @@
 //     pierrec/lz4/v4 (Go with amd64 and arm64 assembly; what ch-go and clickhouse-go run),
 //     bkaradzic/go-lz4 (pure Go) and liblz4 (cgo: the reference C library, Debian's 1.9.4,
 //     called directly; lz4_cgo.go says why not through cloudflare/golz4).
-//   - ZSTD decoders: chnative's FrameReader (zstdFrames: its own decoder on integer frames,
-//     klauspost's on the others), klauspost/compress/zstd (Go with amd64 assembly; what ch-go
+//   - ZSTD decoders: chnative's FrameReader (klauspost's decoder behind the frame checks and the
+//     frame's memory limits), klauspost/compress/zstd (Go with amd64 assembly; what ch-go
 //     and clickhouse-go run) and DataDog/zstd (cgo: the reference C library, 1.5.7, built from
 //     the source the package ships; valyala/gozstd links the same library from a static
 //     archive, and the two cannot share a binary, their C symbols clash, so it is left out).

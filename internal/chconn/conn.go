@@ -99,6 +99,7 @@ func newConn(cfg *dsn.Config, nc net.Conn, addr string, log *slog.Logger) *Conn 
 		src = countingReader{r: src, n: &c.bytesRead}
 	}
 	c.pr = nativeproto.NewPacketReader(withLowat(nc, src))
+	c.pr.SetBlockMemoryLimit(cfg.BlockMemoryLimit) // 0 (a Config built by hand): the default
 	c.pw = nativeproto.NewPacketWriter()
 	c.hostname, _ = os.Hostname()
 	if u := os.Getenv("USER"); u != "" {

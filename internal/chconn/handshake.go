@@ -42,6 +42,10 @@ func (c *Conn) handshake() error {
 	switch code {
 	case nativeproto.ServerCodeHello:
 		if err := c.pr.ReadHello(&c.hello, clientRev); err != nil {
+			var pe *nativeproto.ProtocolError
+			if errors.As(err, &pe) {
+				return &ProtocolError{Op: "handshake", Err: err}
+			}
 			return err
 		}
 	case nativeproto.ServerCodeException:

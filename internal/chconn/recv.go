@@ -116,13 +116,16 @@ func (c *Conn) info(code nativeproto.ServerCode) error {
 	case code == nativeproto.ServerCodeLog && o.OnLogs != nil:
 		_, b, err := c.pr.ReadLogBlock(nil)
 		if err == nil {
-			nativeproto.DecodeLogs(b, o.OnLogs)
+			err = nativeproto.DecodeLogs(b, o.OnLogs)
 		}
 		return err
 	case code == nativeproto.ServerCodeProfileEvents && o.OnProfileEvents != nil:
 		_, b, err := c.pr.ReadLogBlock(nil)
 		if err == nil && b.Rows() > 0 {
-			o.OnProfileEvents(nativeproto.DecodeProfileEvents(b))
+			var evs []nativeproto.ProfileEvent
+			if evs, err = nativeproto.DecodeProfileEvents(b); err == nil {
+				o.OnProfileEvents(evs)
+			}
 		}
 		return err
 	}

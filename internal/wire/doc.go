@@ -26,6 +26,13 @@
 // checked against a caller's cap before anything is allocated for it ([*LimitError]); a string
 // grows only as its bytes arrive, and a bytes Reader refuses a length longer than its remaining
 // input ([Reader.InputLimit]). The end of input inside a value is io.ErrUnexpectedEOF
-// ([ErrShortBuffer]); at the very start of a value it is io.EOF. Error texts keep the "columns:"
+// ([ErrShortBuffer]); at the very start of a value it is io.EOF.
+//
+// Per-block budget: caps per value and per column do not bound a block of many columns, so a
+// Reader also carries a budget ([Reader.SetBudget], set by nativeproto for each block to the
+// DSN key block_memory_limit, default 1 GiB) of the bytes one block may make the client
+// allocate: every byte consumed (after decompression) counts, and decoders [Reader.Charge] the
+// memory the input does not account for (sparse and replicated rows, per-row offsets) before
+// they allocate it. Past it, a [*LimitError] whose What names block_memory_limit. Error texts keep the "columns:"
 // prefix they had before the package moved here, so callers matching them see no change.
 package wire

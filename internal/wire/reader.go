@@ -37,6 +37,17 @@ type Reader struct {
 	hold func()
 	// hinter is src when it is a ReadHinter, else nil.
 	hinter ReadHinter
+	// budget, while on, bounds what one block may make the client allocate (SetBudget).
+	budget budget
+}
+
+// budget is a Reader's per-block allocation budget: the bytes consumed since start plus the
+// charges decoders add for memory the input does not account for.
+type budget struct {
+	name    string // the limit's name in a LimitError's What
+	max     int64  // 0: off
+	start   int64  // Offset when the budget was set
+	charged int64
 }
 
 // ReadHinter is implemented by a source that can be told how many bytes the reads about to
@@ -89,6 +100,7 @@ func NewBytesReader(b []byte) *Reader {
 func (r *Reader) Reset(src io.Reader) {
 	r.holdOn()
 	r.base = 0
+	r.budget = budget{}
 	r.src = src
 	r.hinter, _ = src.(ReadHinter)
 	r.r, r.w = 0, 0
@@ -103,6 +115,7 @@ func (r *Reader) Reset(src io.Reader) {
 func (r *Reader) ResetBytes(b []byte) {
 	r.holdOn()
 	r.base = 0
+	r.budget = budget{}
 	r.src = nil
 	r.hinter = nil
 	r.buf = b
@@ -196,6 +209,9 @@ func (r *Reader) fillFor(want int) error {
 	if r.src == nil {
 		return io.EOF
 	}
+	if err := r.checkBudget(0); err != nil {
+		return err
+	}
 	if sw, ok := r.src.(BufferSwapper); ok && !r.borrowed {
 		if nb, start, end, ok := sw.SwapBuffer(r.buf, r.buf[r.r:r.w]); ok {
 			r.base += int64(r.r - start)
@@ -282,6 +298,9 @@ func (r *Reader) ReadFull(p []byte) error {
 	p = p[n:]
 	// Large remainders go straight from the source into p; small ones through the buffer.
 	if len(p) >= len(r.buf)/2 {
+		if err := r.checkBudget(int64(len(p))); err != nil {
+			return err
+		}
 		var m int
 		var err error
 		if r.hinter != nil && len(p) >= HintMin {
@@ -539,6 +558,9 @@ func (r *Reader) Read(p []byte) (int, error) {
 			return 0, io.EOF
 		}
 		if len(p) >= len(r.buf) {
+			if err := r.checkBudget(0); err != nil {
+				return 0, err
+			}
 			n, err := r.src.Read(p)
 			r.base += int64(n)
 			return n, err
@@ -550,4 +572,63 @@ func (r *Reader) Read(p []byte) (int, error) {
 	n := copy(p, r.buf[r.r:r.w])
 	r.r += n
 	return n, nil
+}
+
+// BudgetName is the name of the per-block allocation limit in a budget's *LimitError: the DSN
+// key that sets it.
+const BudgetName = "block_memory_limit"
+
+// SetBudget starts a budget of max bytes for what the input about to be read (one block) may
+// make the client allocate: every byte consumed from now on counts, and so does every [Reader.Charge].
+// A read that would take the total past max, or a charge that would, fails with a *LimitError
+// whose What names BudgetName. max <= 0 turns the budget off ([Reader.ClearBudget]). The budget
+// is checked when the Reader asks its source for more input, so the bytes consumed may pass max
+// by at most one buffer before the error.
+func (r *Reader) SetBudget(max int64) { r.SetNamedBudget(BudgetName, max) }
+
+// SetNamedBudget is SetBudget for a budget whose LimitError names the limit name instead of
+// BudgetName (a packet other than a block: a server exception's chain).
+func (r *Reader) SetNamedBudget(name string, max int64) {
+	if max <= 0 {
+		r.budget = budget{}
+		return
+	}
+	r.budget = budget{name: name, max: max, start: r.Offset()}
+}
+
+// ClearBudget turns the budget off.
+func (r *Reader) ClearBudget() { r.budget = budget{} }
+
+// BudgetUsed returns the bytes the budget has counted so far (consumed plus charged), 0 when off.
+func (r *Reader) BudgetUsed() int64 {
+	if r.budget.max == 0 {
+		return 0
+	}
+	return r.Offset() - r.budget.start + r.budget.charged
+}
+
+// Charge adds n bytes of memory that the input read so far makes the caller allocate beyond its
+// own size (a sparse column's default rows, a replicated column's repeated rows), naming what.
+// Decoders call it before allocating. With no budget on it does nothing.
+func (r *Reader) Charge(what string, n uint64) error {
+	if r == nil || r.budget.max == 0 || n == 0 {
+		return nil
+	}
+	used := uint64(r.BudgetUsed())
+	if n > uint64(r.budget.max) || used+n > uint64(r.budget.max) {
+		return &LimitError{What: r.budget.name + " (" + what + ")", Value: used + n, Max: uint64(r.budget.max)}
+	}
+	r.budget.charged += int64(n)
+	return nil
+}
+
+// checkBudget fails when the bytes consumed, the charges and n more bytes of input pass the budget.
+func (r *Reader) checkBudget(n int64) error {
+	if r.budget.max == 0 {
+		return nil
+	}
+	if used := r.BudgetUsed() + n; used > r.budget.max {
+		return &LimitError{What: r.budget.name + " (input read)", Value: uint64(used), Max: uint64(r.budget.max)}
+	}
+	return nil
 }

@@ -1,7 +1,7 @@
 //go:build ignore
 
 // gen captures the LZ4 (or ZSTD) frames ClickHouse sends for three result shapes, the frames
-// BenchmarkLZ4Frames and TestLZ4ServerFrames (BenchmarkZSTDFrames, TestZSTDServerFrames) decode. Run it
+// BenchmarkLZ4Frames and TestLZ4ServerFrames (TestZSTDServerFrames, conformance/codecs) decode. Run it
 // against a 26.7 server (scripts/modern.sh):
 //
 //	CHNATIVE_MODERN_DSN=... go run ./nativeproto/testdata/lz4/gen.go       # testdata/lz4
