@@ -40,10 +40,12 @@ type hcase struct {
 	retry      bool // a transport failure: the driver may run the query again
 	closeAfter bool // the server closes the connection right after the answer
 	params     []string
-	rssMiB     int
-	hello      func() nativeproto.ServerHello // a hostile Hello instead of the default one
-	helloLie   bool                           // the Hello is the lie: every query must fail
-	body       func(t *testing.T, f *fake, db *sql.DB)
+	// defaultLimit: the child keeps block_memory_limit's default (1 GiB) instead of blockLimit
+	defaultLimit bool
+	rssMiB       int
+	hello        func() nativeproto.ServerHello // a hostile Hello instead of the default one
+	helloLie     bool                           // the Hello is the lie: every query must fail
+	body         func(t *testing.T, f *fake, db *sql.DB)
 	// trunc, when set, is a full answer the server sends cut after f.cut bytes (and closes).
 	trunc func(e env) []byte
 }
@@ -285,6 +287,19 @@ func amplificationCases() []*hcase {
 	out = append(out, withTiers(hcase{name: "replicatedString1MiBx5", modern: true, answer: replicated}, tierRows, tierBlocks)...)
 	out = append(out, withTiers(hcase{name: "zstdRLE4x1GiB", comp: "zstd", answer: bomb(4, 1<<30, zchunk, zframe)}, tierRows, tierBlocks)...)
 	out = append(out, withTiers(hcase{name: "lz4Bomb4x256MiB", comp: "lz4", answer: bomb(4, 256<<20, lchunk, lframe)}, tierRows, tierBlocks)...)
+	// The same at block_memory_limit's default (1 GiB): refused within what the README's formula
+	// allows a block (the limit, and the columns' growth past it), not at the 4-5 GiB it took.
+	for _, c := range []hcase{
+		{name: "sparseFixedString64x5", modern: true, answer: manySparse(5, "FixedString(64)")},
+		{name: "sparseUInt64x40", modern: true, answer: manySparse(40, "UInt64")},
+		{name: "replicatedString1MiBx5", modern: true, answer: replicated},
+		{name: "zstdRLE4x1GiB", comp: "zstd", answer: bomb(4, 1<<30, zchunk, zframe)},
+		{name: "lz4Bomb4x256MiB", comp: "lz4", answer: bomb(4, 256<<20, lchunk, lframe)},
+	} {
+		c.name += "/defaultLimit"
+		c.defaultLimit, c.rssMiB = true, 2560
+		out = append(out, withTiers(c, tierRows)...)
+	}
 	return out
 }
 

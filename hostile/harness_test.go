@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"reflect"
 	"runtime"
 	"strings"
 	"syscall"
@@ -18,7 +17,6 @@ import (
 	"time"
 
 	"github.com/chnative/chnative"
-	"github.com/chnative/chnative/dsn"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -40,7 +38,7 @@ const (
 	// blockLimit is the per-block allocation budget the child's DSN asks for
 	// (block_memory_limit). Every hostile block must be refused before the client allocates
 	// much more than this.
-	blockLimit = "64MiB"
+	blockLimit = "67108864" // 64 MiB
 )
 
 // maxRSS is the peak resident set a child may reach, in MiB, unless its case says otherwise:
@@ -165,9 +163,7 @@ func runChild(t *testing.T, c *hcase) {
 	base := runtime.NumGoroutine()
 	f := startFake(t, c)
 	params := append([]string{"dial_timeout=5s", "read_timeout=5s"}, c.params...)
-	if _, ok := reflect.TypeFor[dsn.Config]().FieldByName("BlockMemoryLimit"); ok {
-		// The budget key, where the driver has it (an unknown key would go to the server as a
-		// setting).
+	if !c.defaultLimit {
 		params = append(params, "block_memory_limit="+blockLimit)
 	}
 	if c.comp != "" {

@@ -226,6 +226,12 @@ func readBlock(r *wire.Reader, rev Revision, withInfo bool, reuse *Block, scratc
 	if err != nil {
 		return b, wrap(err, "block row count")
 	}
+	if ncols == 0 && nrows != 0 {
+		// ClickHouse counts a block's rows by its columns: none, no rows. A tier that believed
+		// the count would make rows from nothing (or loop over 2^31 of them).
+		b.truncate(0)
+		return b, protoErr("block of no columns claims %d rows", nrows)
+	}
 	b.rows = nrows
 	old := len(b.cols)
 	n := int(ncols)

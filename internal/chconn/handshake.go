@@ -42,11 +42,10 @@ func (c *Conn) handshake() error {
 	switch code {
 	case nativeproto.ServerCodeHello:
 		if err := c.pr.ReadHello(&c.hello, clientRev); err != nil {
-			var pe *nativeproto.ProtocolError
-			if errors.As(err, &pe) {
-				return &ProtocolError{Op: "handshake", Err: err}
+			if c.transport(err) {
+				return err
 			}
-			return err
+			return &ProtocolError{Op: "handshake", Err: err} // a Hello that lies (a limit, a revision)
 		}
 	case nativeproto.ServerCodeException:
 		ex, err := c.pr.ReadException()

@@ -63,9 +63,6 @@ func (r *Result) readHeader() error {
 			_ = r.finish(nil)
 			return nil
 		case nativeproto.ServerCodeData:
-			if err := rowsWithoutColumns("header", ev.block); ev.block.NumColumns() == 0 && err != nil {
-				return r.finish(err)
-			}
 			r.block = ev.block
 			n := ev.block.NumColumns()
 			r.cols = make([]string, 2*n) // names, then types: one allocation
@@ -113,8 +110,7 @@ func (r *Result) Extremes() *nativeproto.Block { return r.extremes }
 // which clients have always read as they are. That is safe: every tier reads them by their own
 // columns (Rows boxes each block's own windows, Blocks hands them over as they are, the struct
 // tier does not read them). Servers of StrictTotalsRevision and later send the header's names
-// and types, and are held to them. A block without columns is no block (as a Data one is),
-// unless it claims rows.
+// and types, and are held to them. A block without columns is no block (as a Data one is).
 func (r *Result) keep(ev event) error {
 	var what string
 	switch ev.code {
@@ -126,7 +122,7 @@ func (r *Result) keep(ev event) error {
 		return nil
 	}
 	if ev.block.NumColumns() == 0 {
-		return rowsWithoutColumns(what, ev.block)
+		return nil // (the decoder refuses one that claims rows)
 	}
 	if r.cols == nil || ev.block.NumColumns() != len(r.cols)/2 {
 		return &ProtocolError{Op: "result", Err: &BlockMismatchError{Block: what, Column: -1,
@@ -153,34 +149,22 @@ func (r *Result) keep(ev event) error {
 // tested against, which sends them so. Older servers are held to the header's column count.
 const StrictTotalsRevision = nativeproto.LatestRevision
 
-// rowsWithoutColumns refuses a block of no columns that claims rows: there is nothing to hold
-// them, so the count is a lie (and a tier that trusted it would read past the block).
-func rowsWithoutColumns(what string, b *nativeproto.Block) error {
-	if b.Rows() == 0 {
-		return nil
-	}
-	return &ProtocolError{Op: "result", Err: &BlockMismatchError{Block: what, Column: -1, Rows: b.Rows()}}
-}
-
 // BlockMismatchError reports a block of a result whose columns are not the header's: another
 // count, or (a Data block) column Column named or typed otherwise. Every tier reads a Data block
 // by the header's columns (database/sql's dest, a struct plan made from the first block), so
 // such a block is refused before anyone reads it, as a *ProtocolError wrapping this; Totals and
 // Extremes must have the header's count (see keep).
 type BlockMismatchError struct {
-	Block          string // "header", "data", "totals" or "extremes"
+	Block          string // "data", "totals" or "extremes"
 	Column         int    // the column that differs; -1 for a count (Got, Want), or no header
 	Name, WantName string // the column's name in the block and in the header
 	Type, WantType string // its type in the block and in the header
 	Got, Want      int    // the block's and the header's column counts, when Column is -1
 	NoHeader       bool   // the block came before the result's header
-	Rows           int    // a block of no columns that claims this many rows
 }
 
 func (e *BlockMismatchError) Error() string {
 	switch {
-	case e.Rows != 0:
-		return fmt.Sprintf("%s block of no columns claims %d rows", e.Block, e.Rows)
 	case e.NoHeader:
 		return fmt.Sprintf("%s block of %d columns before the result's header", e.Block, e.Got)
 	case e.Column < 0:
@@ -310,9 +294,6 @@ func (r *Result) Next() (b *nativeproto.Block, ahead bool, err error) {
 			return nil, false, io.EOF
 		case nativeproto.ServerCodeData:
 			if ev.block.NumColumns() == 0 {
-				if err := rowsWithoutColumns("data", ev.block); err != nil {
-					return nil, false, r.finish(err)
-				}
 				continue
 			}
 			if err := r.checkBlock("data", ev.block); err != nil {
@@ -421,7 +402,7 @@ func (r *Result) closeEvent(ev event, err error) (n int, end bool) {
 		_ = r.finish(nil)
 		return 0, true
 	case nativeproto.ServerCodeData:
-		if ev.block.NumColumns() == 0 && rowsWithoutColumns("data", ev.block) == nil {
+		if ev.block.NumColumns() == 0 {
 			return 0, false
 		}
 		if err := r.checkBlock("data", ev.block); err != nil {

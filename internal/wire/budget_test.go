@@ -53,3 +53,21 @@ func TestBudget(t *testing.T) {
 		t.Fatalf("nil Reader: %v", err)
 	}
 }
+
+// A string that announces more bytes than the budget has left is refused at its length, before
+// its buffer grows towards them (a ZSTD or LZ4 frame can deliver a 1 GiB value from a few KB).
+func TestBudgetStringLength(t *testing.T) {
+	var w Writer
+	w.UVarInt(1 << 30)
+	src := append(w.Buf, bytes.Repeat([]byte{'x'}, 1<<20)...)
+	r := NewReaderSize(bytes.NewReader(src), 4096)
+	r.SetBudget(1 << 20)
+	var le *LimitError
+	dst, err := r.StringBytes(nil, "String", MaxStringSize)
+	if !errors.As(err, &le) || !strings.Contains(le.What, BudgetName) {
+		t.Fatalf("a 1 GiB string under a 1 MiB budget: %v", err)
+	}
+	if cap(dst) != 0 {
+		t.Fatalf("%d bytes grown before the refusal", cap(dst))
+	}
+}

@@ -525,6 +525,11 @@ func (r *Reader) StringBytes(dst []byte, what string, max int) ([]byte, error) {
 	if lim := r.InputLimit(); lim >= 0 && int64(n) > lim {
 		return dst, io.ErrUnexpectedEOF
 	}
+	// The bytes announced will count against the budget as they arrive: refuse them now, before
+	// the value's buffer grows towards them.
+	if err := r.checkBudget(int64(n)); err != nil {
+		return dst, err
+	}
 	// Grow in steps bounded by what has arrived, so a huge declared length cannot allocate before
 	// the bytes are there.
 	for n > 0 {
