@@ -88,7 +88,7 @@ func startFake(t *testing.T, c *hcase) *fake {
 			// Wait for the client to hang up, as it must after a lie. A query instead means the
 			// connection went back to the pool: it is answered (the client may have read the
 			// answer to its end) and counted.
-			_ = s.Conn.SetReadDeadline(time.Now().Add(8 * time.Second))
+			_ = s.Conn.SetReadDeadline(time.Now().Add(slow(c) * 8 * time.Second))
 			q, err = s.ReadQuery()
 			if err != nil {
 				if !isTimeout(err) {

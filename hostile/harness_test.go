@@ -41,6 +41,15 @@ const (
 	blockLimit = "67108864" // 64 MiB
 )
 
+// slow is how many times the time bounds above a case gets: a case at block_memory_limit's
+// default decodes up to 1 GiB before its refusal, which takes seconds under -race.
+func slow(c *hcase) time.Duration {
+	if c.defaultLimit {
+		return 6
+	}
+	return 1
+}
+
 // maxRSS is the peak resident set a child may reach, in MiB, unless its case says otherwise:
 // a few hundred MiB for the test binary, the fake server and one refused block.
 func maxRSS(c *hcase) int64 {
@@ -92,9 +101,10 @@ func TestHostile(t *testing.T) {
 
 // runParent runs case c in a child process and fails on its crash, hang, failure or memory.
 func runParent(t *testing.T, c *hcase) {
-	ctx, cancel := context.WithTimeout(context.Background(), childTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), slow(c)*childTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestHostile$", "-test.count=1", "-test.timeout=60s")
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestHostile$", "-test.count=1",
+		"-test.timeout="+(3*slow(c)*childTimeout).String())
 	cmd.Env = append(os.Environ(), envCase+"="+c.name)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -116,7 +126,7 @@ func runParent(t *testing.T, c *hcase) {
 	}
 	switch {
 	case ctx.Err() != nil:
-		t.Fatalf("child hung past %v (killed); output:\n%s", childTimeout, excerpt(out.String()))
+		t.Fatalf("child hung past %v (killed); output:\n%s", slow(c)*childTimeout, excerpt(out.String()))
 	case err != nil:
 		t.Fatalf("child failed (%v) after %v, peak RSS %d MiB: %s; output:\n%s", err, d.Round(time.Millisecond), rss,
 			crash(out.String()), excerpt(out.String()))
@@ -241,7 +251,7 @@ func hostileQuery(t *testing.T, c *hcase, f *fake, db *sql.DB) {
 	if err := goodQuery(db); err != nil {
 		t.Fatalf("good query before the hostile one: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), caseDeadline)
+	ctx, cancel := context.WithTimeout(context.Background(), slow(c)*caseDeadline)
 	defer cancel()
 	start := time.Now()
 	n, err := c.tier.run(ctx, db, c)
@@ -259,8 +269,8 @@ func hostileQuery(t *testing.T, c *hcase, f *fake, db *sql.DB) {
 			t.Fatalf("hostile answer accepted: %d rows and no error", n)
 		}
 		checkKind(t, c, err)
-		if d > errDeadline {
-			t.Errorf("the error came after %v, want < %v", d, errDeadline)
+		if d > slow(c)*errDeadline {
+			t.Errorf("the error came after %v, want < %v", d, slow(c)*errDeadline)
 		}
 		if a := f.attempts.Load(); a != 1 && !c.retry {
 			t.Errorf("the hostile query reached the server %d times: a lie was retried", a)
@@ -269,7 +279,7 @@ func hostileQuery(t *testing.T, c *hcase, f *fake, db *sql.DB) {
 	err = goodQuery(db)
 	if c.want != wantOK {
 		// The connection that saw the lie must be closed, not handed back to the pool.
-		waitFor(t, 3*time.Second, func() bool { return f.closed.Load()+f.reused.Load() >= f.attempts.Load() },
+		waitFor(t, slow(c)*3*time.Second, func() bool { return f.closed.Load()+f.reused.Load() >= f.attempts.Load() },
 			func() string {
 				return fmt.Sprintf("%d of %d hostile connections closed by the client", f.closed.Load(), f.attempts.Load())
 			})
