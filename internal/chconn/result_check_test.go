@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chnative/chnative/dsn"
 	"github.com/chnative/chnative/internal/faketest"
 )
 
@@ -14,32 +13,7 @@ import (
 // sends nothing more until the client hangs up.
 func dialFake(t *testing.T, script []byte) *Conn {
 	t.Helper()
-	srv, err := faketest.NewServer(func(s *faketest.Session) {
-		if s.Handshake() != nil {
-			return
-		}
-		if _, err := s.ReadQuery(); err != nil {
-			return
-		}
-		if s.Write(script) != nil {
-			return
-		}
-		s.Drain(10 * time.Second)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	cfg, err := dsn.Parse("clickhouse://default@" + srv.Addr() + "/default")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Dial(context.Background(), cfg, srv.Addr(), Dialer{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	return c
+	return dialFakeAt(t, legacyHello(), script)
 }
 
 func longBlock(t *testing.T, n int) []byte {

@@ -204,31 +204,10 @@ type Col struct {
 	Data       []byte
 }
 
-// EncodeColumn encodes values into a column of type typ, for a well-formed Col.
+// EncodeColumn encodes values into a column of type typ, for a well-formed Col, as a server of
+// Revision sends it (EncodeColumnAt).
 func EncodeColumn(name, typ string, values ...any) (Col, error) {
-	c, err := columns.New(typ)
-	if err != nil {
-		return Col{}, err
-	}
-	for _, v := range values {
-		if err := c.AppendValue(v); err != nil {
-			return Col{}, err
-		}
-	}
-	b := nativeproto.NewBlock()
-	b.Add(name, c)
-	var w columns.Writer
-	if err := nativeproto.WriteBlock(&w, Revision, false, b); err != nil {
-		return Col{}, err
-	}
-	// Strip the counts and the name/type the block writer put before the data.
-	var h columns.Writer
-	h.UVarInt(1)
-	h.UVarInt(uint64(c.Rows()))
-	h.String(name)
-	h.String(typ)
-	head := len(h.Buf)
-	return Col{Name: name, Type: typ, Data: append([]byte(nil), w.Buf[head:]...)}, nil
+	return EncodeColumnAt(Revision, name, typ, values...)
 }
 
 // Frame returns one compressed frame whose payload is payload as it is, with method byte
