@@ -6,16 +6,13 @@ package columns
 //
 // It tests the exact column types rather than asking an interface, and is one call: it runs once a
 // value, and an interface call (with the check that the column is not a type embedding a Fixed, see
-// exact) or a second call each cost some 2-4 ns a value more (BenchmarkInsertAppendBoxedRow, 3
-// values a row). The commonest column types (UInt64, Int64, String, Float64) are tested first, each
-// by a comparison of the interface's type word, and the others by a type switch, which Go compiles
-// to a jump table indexed by the type's hash (a load and an indirect jump). Measured in one
-// interleaved run each: with them, the suite's row-wise Batch.Append of (UInt64, String, Float64)
-// took 8% less client CPU than before (BenchmarkInsert/fake/chnative-append, p=0.007), against 2%
-// (not significant) for the other change of that commit alone (internal/chconn's row checks
-// inlined); they cost the types behind them about 0.6 ns a value (BenchmarkAppend/other, +20-35%);
-// a chain of comparisons for every type made the last ones 67% slower. It matches only the plain
-// types: *Fixed[uint8] is not *Bool.
+// exact) or a second call each cost measurably more a value (BenchmarkInsertAppendBoxedRow). The
+// commonest column types (UInt64, Int64, String, Float64) are tested first, each by a comparison
+// of the interface's type word, and the others by a type switch, which Go compiles to a jump
+// table indexed by the type's hash (a load and an indirect jump): the row-wise Batch.Append arms
+// of the bench suite gain, the types behind the first four pay a little (BenchmarkAppend/other),
+// and a chain of comparisons for every type made the last ones much slower. BENCHMARKS.md has the
+// figures. It matches only the plain types: *Fixed[uint8] is not *Bool.
 
 // Append appends v to c: without conversion when v has the exact Go type c stores (uint64 to
 // UInt64, string and []byte to String, ...: the plain numeric columns and String), else by

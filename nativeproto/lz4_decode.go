@@ -19,7 +19,7 @@ import (
 // copies the match through memory reads, 8 bytes back, what the previous sequence has just
 // stored, in pieces written by two different stores: the processor cannot forward them and
 // stalls on every sequence, and the chain of sequences runs at the stall's latency. pierrec's
-// assembly does this: about 7 ns a value on this machine (BenchmarkLZ4Frames/numbers, 1.1 GB/s).
+// assembly does this, and is several times slower per value there.
 //
 // lz4Decode keeps the last 8 bytes of output in a register (w) for as long as the matches are at
 // offset 8: a match at offset 8 is those 8 bytes repeated, stored without reading dst back, and
@@ -28,19 +28,9 @@ import (
 // either end (lz4Fast, in lz4_fast_unsafe.go with a bounds-checked twin in lz4_fast_purego.go),
 // and byte-exactly near the ends (here).
 //
-// Measured on this machine (medians of 5, `go test -run '^$' -bench 'BenchmarkLZ4(Frames|Block)'
-// -count 5 ./nativeproto`, then again with -tags purego), in MB/s of output:
-//
-//	                                  pierrec   lz4Decode   lz4Decode, purego
-//	26.7 numbers frames                1100      2460 (2.2x)    1700 (1.5x)
-//	26.7 (UInt64, String, Float64)     1710      2590 (1.5x)    2030 (1.2x)
-//	BenchmarkLZ4Block data             1840      3120 (1.7x)    2170 (1.2x)
-//
-// and, on a slower day of the same machine, on lz4Encoder's frames of the insert benchmarks'
-// 1M-row block (BenchmarkLZ4Frames/insert, what chnative sends and the suite's fake server
-// answers with): pierrec 1290, lz4Decode 4060 (3.1x), purego 2080 (1.6x).
-//
-// Both decoders stay in those benchmarks.
+// BenchmarkLZ4Frames and BenchmarkLZ4Block measure it beside pierrec/lz4 (and with -tags purego
+// its safe twin), on 26.7's frames and the insert benchmarks' block; BENCHMARKS.md has the
+// figures and the reads they speed up.
 func lz4Decode(src, dst []byte) (int, error) {
 	var st lz4State
 	for {

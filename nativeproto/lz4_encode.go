@@ -48,18 +48,13 @@ var errLZ4ShortDst = errors.New("nativeproto: LZ4 output buffer smaller than the
 // bytes changed) sent the search to the table, which holds the value 256 rows back (positions
 // reached through the last offset are not in it), and its offset of 2048 then stuck for the rest
 // of the column: the same size, but ClickHouse's encoder keeps offset 8 there, and lz4Decode
-// decodes offset 8 in a register (lz4IntRun) and 2048 through memory, at 4000 against 2330 MB/s on
-// the insert block (BenchmarkLZ4Frames/insert; pierrec 1280 against 3070). Encoding costs 3-6% more
-// on the insert block, 26.7's numbers and BenchmarkLZ4Block's data and 10% more on 26.7's (UInt64,
-// String, Float64) (BenchmarkLZ4Encode, the old encoder beside it, 4 runs), whose Float64 column
-// changes two bytes a value at offset 8 and one at a farther offset (ratio 0.430 against 0.422
-// there, 0.3855 against 0.3844 on the insert block).
+// decodes offset 8 in a register (lz4IntRun) and 2048 through memory, much faster. The tries cost
+// encoding a little time, more on a Float64 column that changes two bytes a value at offset 8 and
+// one at a farther offset, and keep the ratio within a percent of the table-only search.
 //
-// On 1 MiB chunks of the insert benchmarks' 1M-row block (UInt64, String, Float64 columns) it is
-// about 1.9x pierrec/lz4's CompressBlock, and 2.2x on 26.7's numbers column, and it compresses
-// them a little better (0.384 against 0.396): BenchmarkLZ4Encode. The reference algorithm alone
-// was measured here first and was no faster than pierrec (1.03-1.05x); the last-offset tries are
-// what pays.
+// The reference algorithm alone was no faster than pierrec/lz4's CompressBlock; the last-offset
+// tries are what pays. BenchmarkLZ4Encode measures it beside pierrec/lz4 on 1 MiB chunks of the
+// insert benchmarks' block and 26.7's numbers column; BENCHMARKS.md has the figures.
 type lz4Encoder struct {
 	table [1 << lz4HashLog]uint32
 }

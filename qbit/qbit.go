@@ -67,8 +67,8 @@ func DetransposeInt8(dst []int8, src []byte, dim int) {
 const stageTarget = 32 << 10
 
 // minRun is the minimum number of bytes per plane that a block covers when
-// rows are long: shorter runs of the W plane-strided streams measured up to
-// 3x slower (the hardware prefetchers do not get going).
+// rows are long: shorter runs of the W plane-strided streams measured several
+// times slower (the hardware prefetchers do not get going).
 const minRun = 1024
 
 // geometry describes how one call walks its rows.

@@ -23,6 +23,9 @@
 #   BENCH_PROFILE=0    do not profile the arms of missed targets (by default each is run again alone
 #                      with -cpuprofile for BENCH_PROFILE_TIME, default 3s, and `go tool pprof -top`
 #                      of it is kept in results/profiles/ and embedded in BENCHMARKS.md)
+#   (note)             results/note.md, when present, is shown under BENCHMARKS.md's header: what a reader
+#                      must know about the kept results (a measured arm's code changed since); a run
+#                      that measures with the default BENCH_OUT removes it
 #   BENCH_PROFILE_ONLY=1  measure nothing: profile the missed targets of BENCH_OUT's existing results
 #                      again and rewrite BENCHMARKS.md (the code must be the one that was measured)
 #   (memory)           with a 26.7 server and no BENCH_FILTER, conformance/memory's idle and peak heap
@@ -104,6 +107,10 @@ revision() {
 	echo "$rev"
 }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
+note="$here/results/note.md"
+if [[ "$measure" == 1 && "$out" == "$(realpath -m "$here/results/latest.txt")" ]]; then
+	rm -f "$note" # these results replace those the note was about
+fi
 if [[ "$measure" == 1 ]]; then
 	echo "$count rounds of: go test ${modflag[*]} -bench '$filter' -benchtime $btime -count 1 ./bench/ (TestPeakHeap in the first)" >&2
 	if [[ "$go127" == 1 ]]; then
@@ -196,7 +203,10 @@ if [[ "${BENCH_NO_REPORT:-}" != "1" ]]; then
 		modernargs+=(-memory "$here/results/memory.txt")
 	fi
 	if [[ -n "$modern_in" ]]; then
-		modernargs=(-modern-in "$modern_in" -modern-name "${modern_in#"$root"/}")
+		modernargs+=(-modern-in "$modern_in" -modern-name "${modern_in#"$root"/}")
+	fi
+	if [[ -s "$note" ]]; then
+		modernargs+=(-note "$note")
 	fi
 	go run ./bench/cmd/report -in "$out" -out "$root/BENCHMARKS.md" -svg "$root/benchmarks.svg" \
 		-server "$real_version" -modern-server "$modern_version" -cmd "${quick}make bench" -findings bench/FINDINGS.md \

@@ -21,8 +21,8 @@
 // TestCandidates checks every decoder gives the reference's bytes on every frame and every
 // encoder's output decodes back; BenchmarkDecode and BenchmarkEncode report MB/s of
 // uncompressed data (`go test -run '^$' -bench . ./codecs/` in conformance/; run.sh runs them
-// as part of `make bench`). The cgo candidates are measured here only: chnative's driver stays
-// pure Go, and what they showed is in conformance/bench/FINDINGS.md ("Codec candidates").
+// as part of `make bench`, into conformance/bench/results/codecs.txt). The cgo candidates are
+// measured here only: chnative's driver stays pure Go.
 //
 // The package has no non-test code; nothing imports it.
 package codecs

@@ -13,7 +13,7 @@ import (
 // directly. The cgo binding that bundles its source, cloudflare/golz4 (LZ4 r1.5 of 2015, built
 // -O3), decoded the third frame of 26.7's UInt64 read wrong without an error (an offset-2 match,
 // from byte 50), and its symbols would shadow the system library's in one binary: it is not a
-// candidate (conformance/bench/FINDINGS.md, "Codec candidates").
+// candidate.
 
 // liblz4Decompress decodes one raw LZ4 block into dst with LZ4_decompress_safe and returns the
 // bytes written.

@@ -3,8 +3,10 @@
 //
 //	go run ./examples/demo [-dsn DSN] [-rows N] [-compress none|lz4|zstd] [-table NAME]
 //
-// Without -dsn it uses $CHNATIVE_DSN, and when that is empty too it runs scripts/clickhouse.sh start
-// (from the repository) to start the local test server and uses the DSN it prints.
+// Without -dsn it uses $CHNATIVE_DSN, and when that is empty too it runs scripts/modern.sh start
+// (from the repository): a local ClickHouse 26.7 (chDB's engine as a TCP server on loopback,
+// downloaded the first time) that it leaves running, says so, and names the command that stops
+// it (scripts/modern.sh stop).
 //
 // The paths are:
 //
@@ -101,7 +103,7 @@ func main() {
 }
 
 func run() error {
-	dsnFlag := flag.String("dsn", os.Getenv("CHNATIVE_DSN"), "ClickHouse DSN (default $CHNATIVE_DSN; empty: start the local server with scripts/clickhouse.sh)")
+	dsnFlag := flag.String("dsn", os.Getenv("CHNATIVE_DSN"), "ClickHouse DSN (default $CHNATIVE_DSN; empty: start a local ClickHouse 26.7 with scripts/modern.sh)")
 	rowsFlag := flag.Int("rows", 1_000_000, "rows to insert through each insert path")
 	compress := flag.String("compress", "none", "block compression: none, lz4 or zstd (overrides compress= in the DSN)")
 	flag.StringVar(&table, "table", table, "the table to drop, create and fill")
@@ -405,15 +407,16 @@ func emptyTable(ctx context.Context, db *sql.DB) error {
 	return err
 }
 
-// startLocalServer runs scripts/clickhouse.sh start (installing and starting the local ClickHouse
-// server as needed) and returns the DSN it prints.
+// startLocalServer runs scripts/modern.sh start (fetching chDB and starting a local ClickHouse 26.7
+// as needed; a server it started before is reused) and returns the DSN it prints. The server is
+// left running for the next run; what it is and how to stop it go to standard error.
 func startLocalServer() (string, error) {
 	root, err := repoRoot()
 	if err != nil {
 		return "", err
 	}
-	script := filepath.Join(root, "scripts", "clickhouse.sh")
-	fmt.Fprintf(os.Stderr, "demo: no -dsn or $CHNATIVE_DSN; running %s start\n", script)
+	script := filepath.Join(root, "scripts", "modern.sh")
+	fmt.Fprintf(os.Stderr, "demo: no -dsn or $CHNATIVE_DSN; running %s start (a local ClickHouse 26.7; the first run downloads chDB, about 180 MB)\n", script)
 	cmd := exec.Command("bash", script, "start")
 	cmd.Dir = root
 	cmd.Stderr = os.Stderr
@@ -425,6 +428,7 @@ func startLocalServer() (string, error) {
 	if len(lines) == 0 {
 		return "", fmt.Errorf("%s start printed no DSN", script)
 	}
+	fmt.Fprintf(os.Stderr, "demo: the server keeps running at %s; stop it with: %s stop\n", lines[len(lines)-1], script)
 	return lines[len(lines)-1], nil
 }
 
@@ -450,11 +454,11 @@ func repoRoot() (string, error) {
 			dir = parent
 		}
 	}
-	return "", errors.New("cannot find the chnative repository (scripts/clickhouse.sh) to start a server; give -dsn or set CHNATIVE_DSN")
+	return "", errors.New("cannot find the chnative repository (scripts/modern.sh) to start a server; give -dsn or set CHNATIVE_DSN")
 }
 
 func isRepoRoot(dir string) bool {
-	if _, err := os.Stat(filepath.Join(dir, "scripts", "clickhouse.sh")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "scripts", "modern.sh")); err != nil {
 		return false
 	}
 	mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))

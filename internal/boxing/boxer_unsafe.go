@@ -31,7 +31,7 @@ import (
 //   - The slab is never written after Fill returns, so the values handed out are immutable.
 //   - Memory without clearing: a slab is written, in order, into a strings.Builder (the current
 //     chunk, shared by several windows, or one of the window's own), whose Grow makes room
-//     without zeroing it (make would, which cost some 10% of the per-row time). Nothing is
+//     without zeroing it (make would, at a visible cost in the per-row time). Nothing is
 //     written through a string: the Builder appends, and never changes what it has written. What
 //     is relied on is that the chunk's bytes stay where they were written: Grow promises that
 //     the room it made is filled without another allocation, and String does not copy (checked

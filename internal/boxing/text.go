@@ -9,8 +9,8 @@ import (
 // Strings without unsafe: each window's text is written into a strings.Builder (a chunk shared
 // by several windows) and the strings handed out are substrings of the Builder's String(). The
 // Builder only ever appends, so what it has written, and every string made of it, is never
-// changed; Grow makes room without clearing the memory first (make would zero it, which cost some
-// 10% of the per-row time of boxing).
+// changed; Grow makes room without clearing the memory first (make would zero it, which cost a
+// visible share of the per-row time of boxing).
 
 // TextWindows gives out the strings of String columns for ScanColumn (Go 1.27) without an
 // allocation per value: per column, the text of a window of rows is copied once into a fresh

@@ -25,8 +25,8 @@ import (
 // whatever the mark. Linux caps the mark at half the receive buffer by itself. Kernels before
 // 5.11 are left alone: from 4.18 they hold back the wake-up until the mark is reached but,
 // until commit 24adbc1676af ("tcp: fix SO_RCVLOWAT hangs with fat skbs"), not when the receive
-// buffer fills first, which small segments can make happen below the mark. Measured on the
-// 26.7 server's 100M-row uncompressed read (conformance/bench FINDINGS, "After run 14").
+// buffer fills first, which small segments can make happen below the mark. It pays on large
+// uncompressed reads (BENCHMARKS.md, the 26.7 server's 100M-row read).
 
 // lowatCap caps the mark: enough to read in a few calls, small enough that the copy of one
 // chunk overlaps the arrival of the next.

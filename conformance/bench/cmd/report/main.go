@@ -46,12 +46,13 @@ func main() {
 	svgRef := flag.String("svgref", "", "how BENCHMARKS.md refers to the SVG (default: its base name)")
 	command := flag.String("cmd", "make bench", "command that produced the results")
 	server := flag.String("server", "", "18.16 server version, when the results have no realserver line")
-	findings := flag.String("findings", "", "hand-written markdown embedded after the targets: why missed targets miss, with profiles")
+	findings := flag.String("findings", "", "hand-written causes of missed targets, one \"### <target>\" entry each; the entries of this run's missed targets are embedded after the targets")
 	missed := flag.Bool("missed", false, "print the arms of the missed targets to profile (toolchain, -bench filter, name per line) and exit")
 	profiles := flag.String("profiles", "", "directory of `go tool pprof -top` texts of the missed targets' arms (see -missed), embedded in BENCHMARKS.md")
 	modernServerVersion := flag.String("modern-server", "", "26.7 server version, when the results have no modernserver line")
 	modernIn := flag.String("modern-in", "", "take the ClickHouse 26.7 section from this go test -bench output (a run of the .../modern arms alone, labelled with its own header lines) instead of -in")
 	modernName := flag.String("modern-name", "", "how the section names the -modern-in file (default: as given)")
+	note := flag.String("note", "", "markdown shown under the header: what a reader must know about these results (results/note.md)")
 	memory := flag.String("memory", "", "output of conformance/memory's go test -v (results/memory.txt): its tables become the Memory section")
 	flag.Parse()
 
@@ -104,6 +105,15 @@ func main() {
 	fmt.Fprintf(&md, "| Fake server | conformance/bench/fakeserver, revision 54460, separate process |\n")
 	fmt.Fprintf(&md, "| Samples | %s |\n", orDash(meta["samples"]))
 	fmt.Fprintf(&md, "| Command | `%s` |\n\n", *command)
+	if *note != "" {
+		b, err := os.ReadFile(*note)
+		if err != nil {
+			fail(err)
+		}
+		if n := bytes.TrimSpace(b); len(n) > 0 {
+			fmt.Fprintf(&md, "**Note on these results.** %s\n\n", n)
+		}
+	}
 	md.WriteString(method)
 
 	fmt.Fprintf(&md, "## Targets\n\n")
@@ -113,9 +123,8 @@ func main() {
 		if err != nil {
 			fail(err)
 		}
-		fmt.Fprintf(&md, "\n## Why the missed targets miss\n\nFrom `%s`, written by hand from the profiles of the runs named there (the numbers above are this run's).\n\n", *findings)
-		md.Write(bytes.TrimSpace(b))
 		md.WriteString("\n")
+		md.WriteString(whySection(missedOf(groups, mGroups), string(b), *findings))
 	}
 
 	if *profiles != "" {

@@ -42,12 +42,24 @@ func profileName(group, arm string) string {
 	return unsafeName.ReplaceAllString(group+"_"+arm, "_")
 }
 
-// profiledArms returns the arms of a missed target that were run: num, den, then explain.
-func profiledArms(o outcome, groups map[string]*group) []string {
-	var arms []string
-	for _, a := range append([]string{o.t.num, o.t.den}, o.t.explain...) {
-		if a != "" && groups[o.t.group].byArm[a] != nil {
-			arms = append(arms, a)
+// groupArm is one arm of one group.
+type groupArm struct{ group, arm string }
+
+// profiledArms returns the arms of a missed target that were run: num, den (in its own group when
+// the target names one, denGroup), then explain.
+func profiledArms(o outcome, groups map[string]*group) []groupArm {
+	denGroup := o.t.group
+	if o.t.denGroup != "" {
+		denGroup = o.t.denGroup
+	}
+	cands := []groupArm{{o.t.group, o.t.num}, {denGroup, o.t.den}}
+	for _, a := range o.t.explain {
+		cands = append(cands, groupArm{o.t.group, a})
+	}
+	var arms []groupArm
+	for _, c := range cands {
+		if g := groups[c.group]; c.arm != "" && g != nil && g.byArm[c.arm] != nil {
+			arms = append(arms, c)
 		}
 	}
 	return arms
@@ -71,7 +83,7 @@ func missedJobs(groups map[string]*group) []profileJob {
 	seen := map[string]bool{}
 	for _, o := range missedOutcomes(groups) {
 		for _, a := range profiledArms(o, groups) {
-			j := jobFor(o.t.group, a)
+			j := jobFor(a.group, a.arm)
 			if !seen[j.name] {
 				seen[j.name] = true
 				jobs = append(jobs, j)
@@ -90,49 +102,67 @@ func printJobs(groups map[string]*group) string {
 	return b.String()
 }
 
-// profileLines bounds the lines of each profile embedded: the benchmark line, pprof -top by flat
-// time and by cumulative time, 30 functions each.
-const profileLines = 80
+// profileFuncs is how many functions of each profile are embedded (pprof -top by flat time, the
+// heaviest first); the whole text stays in results/profiles/.
+const profileFuncs = 12
 
 // profilesSection embeds the profiles in dir of the missed targets' arms.
 func profilesSection(groups map[string]*group, dir, cmd string) string {
 	var b strings.Builder
 	n := 0
+	shown := map[string]bool{} // an arm of two missed targets is shown once
 	for _, o := range missedOutcomes(groups) {
 		if n == 0 {
 			fmt.Fprintf(&b, "## Profiles of the missed targets\n\n"+
 				"CPU profiles of the code measured above, taken after the measurements (`%s` does it; "+
 				"`BENCH_PROFILE_ONLY=1` takes them again without measuring): each arm of a missed target "+
 				"(and the floor arm bounding it, where there is one) run again alone with `-cpuprofile`. "+
-				"Shown is `go tool pprof -top`, by flat and by cumulative time (at most %d lines); the profile covers the whole client process "+
-				"(the fake server and the 26.7 server run in their own), with the arm's setup, and its warm-up op unless the profile's "+
-				"second line says that op is left out (pprof -tagignore=bench=warmup, the label measure gives it). The text files are kept in "+
-				"`conformance/bench/results/profiles/`.\n\n", cmd, profileLines)
+				"Shown are the benchmark line and the %d heaviest functions by flat time of `go tool pprof -top`; the whole text, by flat and "+
+				"by cumulative time, is kept in `conformance/bench/results/profiles/`. A profile covers the whole client process "+
+				"(the fake server and the 26.7 server run in their own), with the arm's setup, and its warm-up op unless pprof's "+
+				"-tagignore=bench=warmup left it out.\n\n", cmd, profileFuncs)
 		}
 		n++
 		fmt.Fprintf(&b, "### %s: %s\n\n", o.t.what, o.text)
 		for _, a := range profiledArms(o, groups) {
-			name := profileName(o.t.group, a)
-			text, err := os.ReadFile(filepath.Join(dir, name+".txt"))
-			if err != nil {
-				fmt.Fprintf(&b, "%s/%s: not profiled (%s.txt missing).\n\n", o.t.group, a, name)
+			name := profileName(a.group, a.arm)
+			if shown[name] {
+				fmt.Fprintf(&b, "%s/%s: its profile is shown above.\n\n", a.group, a.arm)
 				continue
 			}
-			fmt.Fprintf(&b, "<details><summary>%s/%s</summary>\n\n```\n%s```\n\n</details>\n\n", o.t.group, a, firstLines(string(text), profileLines))
+			shown[name] = true
+			text, err := os.ReadFile(filepath.Join(dir, name+".txt"))
+			if err != nil {
+				fmt.Fprintf(&b, "%s/%s: not profiled (%s.txt missing).\n\n", a.group, a.arm, name)
+				continue
+			}
+			fmt.Fprintf(&b, "<details><summary>%s/%s</summary>\n\n```\n%s```\n\n</details>\n\n", a.group, a.arm, topOf(string(text), profileFuncs))
 		}
 	}
 	return b.String()
 }
 
-// firstLines returns the first n lines of s, each ending in a newline.
-func firstLines(s string, n int) string {
+// topOf returns what is embedded of a profile's text: its first line (the benchmark's result
+// line) and, from pprof -top's first table (by flat time), the header and the first n functions.
+// A text without that table is returned as its first n lines.
+func topOf(s string, n int) string {
 	lines := strings.SplitAfter(s, "\n")
-	if len(lines) > n {
-		lines = lines[:n]
+	head := -1
+	for i, l := range lines {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "flat" && f[1] == "flat%" {
+			head = i
+			break
+		}
 	}
-	out := strings.Join(lines, "")
-	if out != "" && !strings.HasSuffix(out, "\n") {
-		out += "\n"
+	var out []string
+	if head < 0 {
+		out = lines[:min(n, len(lines))]
+	} else {
+		out = append([]string{lines[0]}, lines[head:min(head+1+n, len(lines))]...)
 	}
-	return out
+	text := strings.Join(out, "")
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return text
 }

@@ -50,10 +50,11 @@ func TestReportJobGo127(t *testing.T) {
 func TestReportProfilesSection(t *testing.T) {
 	dir := t.TempDir()
 	var long strings.Builder
+	long.WriteString("TOP OF ROWS\nFile: go.test\nShowing top 30 nodes out of 93\n      flat  flat%   sum%        cum   cum%\n")
 	for i := 0; i < 100; i++ {
 		long.WriteString("line\n")
 	}
-	if err := os.WriteFile(filepath.Join(dir, "ReadU64_fake_chnative-rows.txt"), []byte("TOP OF ROWS\n"+long.String()), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "ReadU64_fake_chnative-rows.txt"), []byte(long.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s := profilesSection(parsed(t), dir, "make bench")
@@ -61,15 +62,18 @@ func TestReportProfilesSection(t *testing.T) {
 		"### Rows tier >= 1.3x faster than clickhouse-go database/sql (fake, 10M UInt64): 1.25x faster",
 		"### block-tier read <= 1.0x ch-go (fake, 10M UInt64): 1.50x",
 		"<summary>ReadU64/fake/chnative-rows</summary>",
-		"TOP OF ROWS",
+		"TOP OF ROWS\n      flat  flat%",
 		"ReadU64/fake/noop: not profiled",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("section lacks %q", want)
 		}
 	}
-	if n := strings.Count(s, "line\n"); n != profileLines-1 {
-		t.Errorf("embedded %d lines of the long profile, want %d", n, profileLines-1)
+	if n := strings.Count(s, "line\n"); n != profileFuncs {
+		t.Errorf("embedded %d functions of the long profile, want %d", n, profileFuncs)
+	}
+	if strings.Contains(s, "File: go.test") {
+		t.Error("embedded pprof's preamble, want the benchmark line and the table only")
 	}
 	if strings.Contains(s, "Rows tier <= 1.25x no-op floor (fake, 10M UInt64)") {
 		t.Error("a met target got a profile section")
@@ -99,5 +103,51 @@ BenchmarkReadNumbers/modern/none/ch-go-2          	 1	 1 ns/op	 0 B/row	 0 alloc
 	}
 	if strings.Contains(s, "seed workload read wall") {
 		t.Error("a met 26.7 target got a profile section")
+	}
+}
+
+// A profile text without pprof's table is embedded as its first lines.
+func TestReportTopOfWithoutTable(t *testing.T) {
+	if got := topOf("a\nb\nc\n", 2); got != "a\nb\n" {
+		t.Fatalf("%q", got)
+	}
+	if got := topOf("a", 5); got != "a\n" {
+		t.Fatalf("%q", got)
+	}
+}
+
+// An arm of two missed targets (the 26.7 seed read misses in CPU and in wall time) is embedded
+// once; the second target points to it.
+func TestReportProfileShownOnce(t *testing.T) {
+	const out = `BenchmarkReadNumbers/modern/none/chnative-blocks-2	 1	 1 ns/op	 0 B/row	 0 allocs/row	 2.0 cpu-ns/row	 3.0 ns/row
+BenchmarkReadNumbers/modern/none/ch-go-2          	 1	 1 ns/op	 0 B/row	 0 allocs/row	 2.0 cpu-ns/row	 2.0 ns/row
+`
+	groups, _, _ := parse(bufio.NewScanner(strings.NewReader(out)))
+	dir := t.TempDir()
+	for _, arm := range []string{"chnative-blocks", "ch-go"} {
+		if err := os.WriteFile(filepath.Join(dir, "ReadNumbers_modern_none_"+arm+".txt"), []byte("PROFILE OF "+arm+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := profilesSection(groups, dir, "make bench")
+	if n := strings.Count(s, "PROFILE OF chnative-blocks"); n != 1 {
+		t.Errorf("the chnative arm's profile is embedded %d times, want 1:\n%s", n, s)
+	}
+	if !strings.Contains(s, "ReadNumbers/modern/none/chnative-blocks: its profile is shown above.") {
+		t.Errorf("the second target does not point to the profile shown:\n%s", s)
+	}
+}
+
+// A target dividing by an arm of another group (the LZ4 read against the same read uncompressed)
+// profiles that arm in its own group.
+func TestReportCrossGroupProfiled(t *testing.T) {
+	const out = `BenchmarkReadCompression/fake/lz4/chnative-blocks-2	 1	 1 ns/op	 0 B/row	 0 allocs/row	 20 cpu-ns/row	 15 ns/row
+BenchmarkReadCompression/fake/none/chnative-blocks-2	 1	 1 ns/op	 0 B/row	 0 allocs/row	 9 cpu-ns/row	 10 ns/row
+`
+	groups, _, _ := parse(bufio.NewScanner(strings.NewReader(out)))
+	want := "go ^BenchmarkReadCompression$/^fake$/^lz4$/^chnative-blocks$ ReadCompression_fake_lz4_chnative-blocks\n" +
+		"go ^BenchmarkReadCompression$/^fake$/^none$/^chnative-blocks$ ReadCompression_fake_none_chnative-blocks\n"
+	if got := printJobs(groups); got != want {
+		t.Fatalf("jobs:\n%s\nwant:\n%s", got, want)
 	}
 }
