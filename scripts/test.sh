@@ -11,19 +11,28 @@
 #    CHNATIVE_CLUSTER_*; a server that cannot be started fails the run;
 # 3. installs liblz4-dev when it is missing (conformance/codecs' cgo candidate needs it);
 #    gofmt -l (fails on any output), go vet ./... in the root module and in conformance/;
-#    then the hostile-server suite (./hostile/) in the default, purego and race builds;
-# 4. the real-server passes, once per server, with CHNATIVE_DSN, CHNATIVE_AUTH_DSN,
+#    the go:generate drift check (scripts/gencheck.sh: qbit/kernels_gen.go is what its
+#    generator writes); then the hostile-server suite (./hostile/) in the default, purego and
+#    race builds;
+# 4. the server-independent packages of the root module (SERVERLESS below: columns, dsn,
+#    nativeproto, qbit, internal/wire, ...) once under -race, with no server variable set (a
+#    test there that wants a server fails the step);
+# 5. the real-server passes, once per server, with CHNATIVE_DSN, CHNATIVE_AUTH_DSN,
 #    CHNATIVE_HTTP_URL, CHNATIVE_SECURE_PORT and CHNATIVE_TLS_CA naming that server (26.7 has
 #    no TLS port: its tests put a TLS front before it, internal/testenv.SecureAddr):
-#    go test -race -count=1 of the root module (examples/ included) and of conformance/ (on
-#    26.7 without conformance/types and conformance/bench, which compare the two servers
-#    themselves through CHNATIVE_DSN=18.16 and CHNATIVE_MODERN_DSN in the 18.16 pass), and
-#    TestRoundTrip1M without -race; then conformance/cluster, the cluster's fault tests;
-# 5. the purego pass: go vet and go test of the root module with -tags purego (the safe twins of
-#    every *_unsafe.go file), against 18.16;
-# 6. the benchmark smoke run, bench-compare, and the codec candidates (conformance/codecs) once;
-# 7. unless GO127=0: vet and test the root module again with GOTOOLCHAIN=go1.27.3, against
-#    each server, and the Go 1.27 benchmark arms.
+#    go test -race -count=1 of the root module's other packages (examples/ included) and of
+#    conformance/ (on 26.7 without conformance/types and conformance/bench, which compare the
+#    two servers themselves through CHNATIVE_DSN=18.16 and CHNATIVE_MODERN_DSN in the 18.16
+#    pass), and TestRoundTrip1M without -race; then conformance/cluster, the cluster's fault
+#    tests;
+# 6. the purego pass: go vet and go test of the whole root module with -tags purego (the safe
+#    twins of every *_unsafe.go file), against 18.16;
+# 7. the benchmark smoke run, bench-compare, and the codec candidates (conformance/codecs) once;
+# 8. unless GO127=0: vet the root module again with GOTOOLCHAIN=go1.27.3, test its
+#    server-independent packages once and its other packages against each server, and the
+#    Go 1.27 benchmark arms.
+# So every package runs once per build flavour (default -race, purego, Go 1.27), and the
+# packages that need a server once per server in the -race and Go 1.27 flavours.
 #
 # It stops on exit each server it started, unless CHNATIVE_KEEP_SERVER=1. A server that was
 # already running is left alone (scripts/modern.sh's state dir is CHNATIVE_MODERN_STATE_DIR,
@@ -41,7 +50,7 @@ for arg in "$@"; do
 	case "$arg" in
 	--go127) GO127=1 ;;
 	-h | --help)
-		sed -n '2,28p' "$0"
+		sed -n '2,36p' "$0"
 		exit 0
 		;;
 	*)
@@ -218,6 +227,43 @@ gotest() {
 	return "$rc"
 }
 
+# SERVERLESS: the root module's packages whose tests need no server (no internal/testenv DSN,
+# cluster or chDB; fake servers and in-memory readers only), as paths below the module. They
+# run once per build flavour (serverless_test), not once per server; every other package,
+# a new one included, runs in the server passes (server_packages). hostile/ is here too: its
+# suite has its own steps above, and these passes find CHNATIVE_HOSTILE_STEP=done.
+SERVERLESS='columns|dsn|hostile|nativeproto|qbit|internal/(bind|boxing|fieldslice|sqltext|structmap|wire)'
+
+# serverless_packages and server_packages list the root module's packages of each kind.
+serverless_packages() {
+	local mp
+	mp="$(go list -m)"
+	go list ./... | grep -E "^${mp}/(${SERVERLESS})\$"
+}
+server_packages() {
+	local mp
+	mp="$(go list -m)"
+	go list ./... | grep -v -E "^${mp}/(${SERVERLESS})\$"
+}
+
+# serverless_test FLAGS...: go test FLAGS of the server-independent packages, with every
+# CHNATIVE_* variable that names a server unset: in CI internal/testenv fails a test that asks
+# for one, so a package that starts to need a server is caught here, not skipped.
+serverless_test() {
+	local pkgs
+	mapfile -t pkgs < <(serverless_packages)
+	((${#pkgs[@]} > 0)) || {
+		echo "test.sh: no server-independent package found" >&2
+		return 1
+	}
+	(
+		for v in $(compgen -e); do
+			if [[ "$v" == CHNATIVE_* && "$v" != CHNATIVE_HOSTILE_STEP ]]; then unset "$v"; fi
+		done
+		gotest "$@" "${pkgs[@]}"
+	)
+}
+
 # packages MOD SERVER lists what the real-server pass tests in MOD against SERVER: everything,
 # except conformance/cluster (the cluster's fault tests: their own step) and, against 26.7,
 # conformance/types and conformance/bench: they compare the two servers themselves (CHNATIVE_DSN
@@ -225,7 +271,7 @@ gotest() {
 packages() {
 	local mod="$1" server="$2"
 	if [[ "$mod" != conformance ]]; then
-		echo ./...
+		server_packages
 	elif [[ "$server" == 26.7 ]]; then
 		(cd "$mod" && go list ./... | grep -v -E '/conformance/(types|bench|cluster)(/|$)')
 	else
@@ -238,6 +284,10 @@ for mod in "${modules[@]}"; do
 	step "go vet ./... ($mod)"
 	(cd "$mod" && go vet ./...)
 done
+
+# Generated files match their generators (qbit/kernels_gen.go): go generate into a copy, diffed.
+step "go generate drift check (scripts/gencheck.sh)"
+bash scripts/gencheck.sh
 
 # check runs a test step's command, "$@". A failure is recorded under the step's name and the
 # run goes on, so that one failing pass does not hide the others; the run then fails at the end,
@@ -267,6 +317,12 @@ done
 export CHNATIVE_HOSTILE_STEP=done
 # <<< hostile-server suite <<<
 
+# The server-independent packages, once in the default flavour (-race); the purego and Go 1.27
+# flavours below run them once each as well.
+step "go test -race -count=1 (server-independent packages: no server variable set)"
+# shellcheck disable=SC2086
+check serverless_test -race -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-}
+
 # run_go SERVER: the go test -race passes of every module against SERVER, and the 1M-row round
 # trip without -race.
 run_go() {
@@ -274,7 +330,7 @@ run_go() {
 	use_server "$server"
 	for mod in "${modules[@]}"; do
 		mapfile -t pkgs < <(packages "$mod" "$server")
-		step "go test -race -count=1 ($mod, ClickHouse $server: $CHNATIVE_DSN)"
+		step "go test -race -count=1 ($mod, the packages that need a server, ClickHouse $server: $CHNATIVE_DSN)"
 		# shellcheck disable=SC2086
 		check in_dir "$mod" gotest -race -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-} "${pkgs[@]}"
 	done
@@ -386,11 +442,15 @@ if [[ "$GO127" == 1 ]]; then
 	go version
 	step "go vet ./... (., GOTOOLCHAIN=$GOTOOLCHAIN)"
 	go vet ./...
+	step "go test -count=1 (server-independent packages, GOTOOLCHAIN=$GOTOOLCHAIN)"
+	# shellcheck disable=SC2086
+	check serverless_test -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-}
 	for server in 18.16 26.7; do
 		use_server "$server"
-		step "go test -count=1 ./... (., GOTOOLCHAIN=$GOTOOLCHAIN, ClickHouse $server: $CHNATIVE_DSN)"
+		mapfile -t pkgs < <(server_packages)
+		step "go test -count=1 (., the packages that need a server, GOTOOLCHAIN=$GOTOOLCHAIN, ClickHouse $server: $CHNATIVE_DSN)"
 		# shellcheck disable=SC2086
-		check gotest -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-} ./...
+		check gotest -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-} "${pkgs[@]}"
 	done
 	use_server 18.16
 	# The Go 1.27 pass of make bench (read arms; noop's RowsColumnScanner exists only on 1.27).
