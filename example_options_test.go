@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/chnative/chnative"
 	"github.com/chnative/chnative/columns"
@@ -299,4 +300,26 @@ func ExampleWithTraceContext() {
 	fmt.Println(tc.Traceparent(), tc.State, n)
 	// Output:
 	// 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01 vendor=value 1
+}
+
+// DateTime values without a time zone of their own come in the given location instead of the
+// server's (the same instants), Date values as midnight there.
+func ExampleWithUserLocation() {
+	db, err := sql.Open("chnative", os.Getenv("CHNATIVE_DSN"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer db.Close()
+	ctx := chnative.WithUserLocation(context.Background(), time.FixedZone("UTC+9", 9*60*60))
+	var at, day time.Time
+	if err := db.QueryRowContext(ctx, "SELECT toDateTime(1717243200), toDate('2024-06-01')").Scan(&at, &day); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(at)
+	fmt.Println(day)
+	// Output:
+	// 2024-06-01 21:00:00 +0900 UTC+9
+	// 2024-06-01 00:00:00 +0900 UTC+9
 }
