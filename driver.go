@@ -149,8 +149,6 @@ func NewConnector(cfg *dsn.Config) (driver.Connector, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	// The deprecated MaxBlockSize field becomes InsertBlockRows (see dsn.Config.BlockRows).
-	cfg.InsertBlockRows, cfg.MaxBlockSize = cfg.BlockRows(), 0
 	c := &Connector{cfg: cfg}
 	if cfg.Debug {
 		c.debugLog = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
