@@ -10,12 +10,9 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"reflect"
 	"sync/atomic"
 
-	"github.com/chnative/chnative/columns"
 	"github.com/chnative/chnative/dsn"
-	"github.com/chnative/chnative/internal/valuer"
 )
 
 // DriverName is the name chnative registers with database/sql.
@@ -23,30 +20,6 @@ const DriverName = "chnative"
 
 func init() {
 	sql.Register(DriverName, &Driver{})
-	valuer.Func = callValuer
-}
-
-// callValuer is valuer.Func: the packages below the root recognise a database/sql Valuer by its
-// method's shape (they cannot import database/sql/driver); this type assertion answers the same,
-// without reflection. sql.Null[columns.Decimal] is unwrapped here: its Value converts the
-// Decimal with driver.DefaultParameterConverter, which refuses it (columns.Decimal's Value
-// returns any, so it is not a driver.Valuer), while the binder and the Decimal columns take it.
-func callValuer(v any) (out any, ok, isNil bool, err error) {
-	if n, is := v.(sql.Null[columns.Decimal]); is {
-		if !n.Valid {
-			return nil, true, false, nil
-		}
-		return n.V, true, false, nil
-	}
-	x, ok := v.(driver.Valuer)
-	if !ok {
-		return nil, false, false, nil
-	}
-	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
-		return nil, true, true, nil
-	}
-	out, err = x.Value()
-	return out, true, false, err
 }
 
 // Register registers chnative with database/sql under another name, for tools that hard-code a
@@ -176,8 +149,6 @@ func NewConnector(cfg *dsn.Config) (driver.Connector, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	// The deprecated MaxBlockSize field becomes InsertBlockRows (see dsn.Config.BlockRows).
-	cfg.InsertBlockRows, cfg.MaxBlockSize = cfg.BlockRows(), 0
 	c := &Connector{cfg: cfg}
 	if cfg.Debug {
 		c.debugLog = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))

@@ -1,18 +1,22 @@
 package chnative
 
-import "github.com/chnative/chnative/internal/chconn"
+import (
+	"github.com/chnative/chnative/internal/chconn"
+	"github.com/chnative/chnative/nativeproto"
+)
 
 // The driver's errors are defined with the native connection (internal/chconn), which produces
-// them; these names are the same types and values, for errors.As and errors.Is.
+// them, and the two the protocol's decoders return too (Exception, ProtocolError) in
+// nativeproto; these names are the same types and values, for errors.As and errors.Is.
 
 // Exception is an error the server sent, with its nested causes (fields Code, Name, Message,
 // StackTrace, Nested). Use errors.As to get it; errors.Is(err, &chnative.Exception{Code: 60})
 // matches by code (and by message when the target has one).
-type Exception = chconn.Exception
+type Exception = nativeproto.Exception
 
 // ProtocolError reports a broken conversation with the server (fields Op, Err); the connection
 // is closed.
-type ProtocolError = chconn.ProtocolError
+type ProtocolError = nativeproto.ProtocolError
 
 // UnsupportedError reports a request the server or the driver cannot carry out as asked (field
 // Msg).

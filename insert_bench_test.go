@@ -1,22 +1,59 @@
 package chnative
 
 import (
+	"context"
 	"strconv"
 	"testing"
+	"time"
 
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/dsn"
 	"github.com/chnative/chnative/internal/chconn"
-	"github.com/chnative/chnative/nativeproto"
+	"github.com/chnative/chnative/internal/faketest"
 )
 
-// benchInsertState is an insert with no connection: (UInt64, String, Float64) columns that never
-// fill a block.
-func benchInsertState() *chconn.Insert {
-	b := nativeproto.NewBlock()
-	b.Add("id", columns.NewFixed[uint64](""))
-	b.Add("name", columns.NewString())
-	b.Add("val", columns.NewFixed[float64](""))
-	return chconn.NewDetachedInsert(b, 1<<62)
+// benchInsertState opens an insert into (UInt64, String, Float64) columns on a fake server that
+// answers with the table header and then only reads; rows and bytes per block are set so high
+// that the benchmarks' appends never send.
+func benchInsertState(b *testing.B) *chconn.Insert {
+	b.Helper()
+	hdr, err := faketest.EmptyBlock([2]string{"id", "UInt64"}, [2]string{"name", "String"}, [2]string{"val", "Float64"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	script, err := faketest.HeaderPacket(nil, faketest.Revision, false, hdr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv, err := faketest.NewServer(func(s *faketest.Session) {
+		if s.Handshake() != nil {
+			return
+		}
+		if _, err := s.ReadQuery(); err != nil {
+			return
+		}
+		if s.Write(script) != nil {
+			return
+		}
+		s.Drain(time.Hour)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { srv.Close() })
+	cfg, err := dsn.Parse("clickhouse://default@" + srv.Addr() + "/default?insert_block_rows=2000000000&insert_block_bytes=0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := chconn.Dial(context.Background(), cfg, srv.Addr(), chconn.Dialer{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { c.Close() })
+	ins, err := c.OpenInsert(context.Background(), "INSERT INTO t (id, name, val) VALUES", nil, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ins
 }
 
 var benchNames = func() []string {
@@ -29,7 +66,7 @@ var benchNames = func() []string {
 
 // BenchmarkInsertAppendRow measures Batch.Append's own cost per row (the caller boxes the values).
 func BenchmarkInsertAppendRow(b *testing.B) {
-	ins := benchInsertState()
+	ins := benchInsertState(b)
 	bt := &Batch{ins: ins}
 	i := 0
 	for b.Loop() {
@@ -56,7 +93,7 @@ func BenchmarkInsertStructs(b *testing.B) {
 	for i := range rows {
 		rows[i] = row{uint64(i), benchNames[i&4095], float64(i)}
 	}
-	ins := benchInsertState()
+	ins := benchInsertState(b)
 	bt := &Batch{ins: ins}
 	for b.Loop() {
 		if err := AppendStructs(bt, rows); err != nil {
@@ -76,7 +113,7 @@ func BenchmarkInsertAppendBoxedRow(b *testing.B) {
 	for i := range rows {
 		rows[i] = []any{uint64(i) + 1000, benchNames[i&4095], float64(i) * 0.25}
 	}
-	ins := benchInsertState()
+	ins := benchInsertState(b)
 	bt := &Batch{ins: ins}
 	i := 0
 	for b.Loop() {

@@ -7,10 +7,8 @@ import (
 	"github.com/chnative/chnative/columns"
 )
 
-// A sql.Null[columns.Decimal] argument binds and inserts as its Decimal (NULL when not Valid),
-// though columns.Decimal is not a driver.Valuer (its Value returns any, as columns does not
-// import database/sql/driver) and sql.Null's own Value refuses it: the root's valuer.Func
-// unwraps it.
+// A sql.Null[columns.Decimal] argument binds and inserts as its Decimal (NULL when not Valid):
+// columns.Decimal is a driver.Valuer, so sql.Null's own Value converts it to its exact text.
 func TestNullDecimalArgument(t *testing.T) {
 	db := openDB(t)
 	d, err := columns.ParseDecimal("12.5", 2)

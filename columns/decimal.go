@@ -1,6 +1,7 @@
 package columns
 
 import (
+	"database/sql/driver"
 	"math"
 	"math/big"
 	"reflect"
@@ -57,16 +58,9 @@ func (d Decimal) Float64() float64 {
 	return f
 }
 
-// Value returns the exact text of d, as a string: a Decimal passed as a query argument is sent as
-// its exact text.
-//
-// Its result type is any, not database/sql/driver.Value, so that package columns does not import
-// database/sql (before, the signature was Value() (driver.Value, error)): Decimal is therefore no
-// longer a driver.Valuer by Go's type rules. chnative takes a Decimal argument as it is (its
-// CheckNamedValue accepts every value, and it formats Decimals itself), and the columns of this
-// package recognise Value by its shape, so for chnative nothing changes. Code that passes a
-// Decimal to another database/sql driver passes d.String() instead.
-func (d Decimal) Value() (any, error) { return d.String(), nil }
+// Value implements driver.Valuer: the exact text of d, as a string, which is how a Decimal
+// argument is sent (so sql.Null[Decimal] and other drivers take it too).
+func (d Decimal) Value() (driver.Value, error) { return d.String(), nil }
 
 // Scan implements sql.Scanner: it stores a decimal string (what database/sql gets for a Decimal
 // column, see SQLValue; its Scale is then the digits after the point), a Decimal, an integer or

@@ -55,9 +55,8 @@
 // LowCardinality(Nullable(T)) columns take (Array and Map take nil as an empty value). Named types
 // are accepted by their underlying kind (type MyInt int works wherever int does). Integers convert
 // only when the value fits exactly; floats convert to integer columns only when integral and in
-// range; numeric strings parse. The package does not import database/sql: a driver.Valuer is
-// recognised by its method's shape, Value() returning an empty interface type and error (see
-// valuer.go), which [Decimal.Value] has too.
+// range; numeric strings parse. A driver.Valuer (and [Decimal], which is one) is unwrapped by
+// its Value method (see valuer.go).
 //
 // As clickhouse-go's columns do, some columns take a value by a method it has (a method with a
 // pointer receiver too: each pointer is looked at before it is followed). FixedString takes the

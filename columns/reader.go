@@ -6,8 +6,9 @@ import (
 	"github.com/chnative/chnative/internal/wire"
 )
 
-// The byte reader lives in internal/wire, below this package and nativeproto, which share it. The
-// names below are its historical names here; each denotes the same type, value or function.
+// The byte reader lives in internal/wire, below this package and nativeproto, which share it.
+// Columns decode from a *Reader (see Column), so the public API names it here: each name below
+// denotes the same type, value or function as internal/wire's.
 
 // DefaultReaderSize is the buffer size of a Reader made by NewReader. It lives in internal/wire.
 const DefaultReaderSize = wire.DefaultReaderSize

@@ -5,8 +5,6 @@ import (
 	"database/sql/driver"
 	"errors"
 	"testing"
-
-	"github.com/chnative/chnative/internal/valuer"
 )
 
 // anyShaped has the Valuer shape with its result spelled interface{}.
@@ -113,31 +111,4 @@ func BenchmarkCallValuer(b *testing.B) {
 			}
 		})
 	}
-}
-
-// driverValuer is the valuer.Func the root package registers.
-func driverValuer(v any) (out any, ok, isNil bool, err error) {
-	x, ok := v.(driver.Valuer)
-	if !ok {
-		return nil, false, false, nil
-	}
-	if isNilPointer(v) {
-		return nil, true, true, nil
-	}
-	out, err = x.Value()
-	return out, true, false, err
-}
-
-// With valuer.Func registered, callValuer answers as without it.
-func TestCallValuerRegistered(t *testing.T) {
-	valuer.Func = driverValuer
-	defer func() { valuer.Func = nil }()
-	TestCallValuer(t)
-	TestAppendValuerShapes(t)
-}
-
-func BenchmarkCallValuerRegistered(b *testing.B) {
-	valuer.Func = driverValuer
-	defer func() { valuer.Func = nil }()
-	BenchmarkCallValuer(b)
 }

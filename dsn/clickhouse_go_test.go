@@ -105,27 +105,6 @@ func TestClickHouseGoKeys(t *testing.T) {
 	}
 }
 
-// TestInsertBlockRowsDeprecatedField: a hand-built Config that sets the deprecated MaxBlockSize
-// keeps its meaning, and formats to insert_block_rows.
-func TestInsertBlockRowsDeprecatedField(t *testing.T) {
-	c := NewConfig()
-	c.MaxBlockSize = 500
-	if err := c.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	if c.BlockRows() != 500 {
-		t.Fatalf("BlockRows() = %d, want 500", c.BlockRows())
-	}
-	s := c.FormatDSN()
-	if !strings.Contains(s, "insert_block_rows=500") || strings.Contains(s, "max_block_size") {
-		t.Fatalf("FormatDSN() = %q", s)
-	}
-	back, err := Parse(s)
-	if err != nil || back.BlockRows() != 500 || back.MaxBlockSize != 0 {
-		t.Fatalf("Parse(FormatDSN()) = %s, %v", dump(back), err)
-	}
-}
-
 // mistakeTests are DSNs with the mistakes people make, each with the Key of the error and words
 // the message must contain. {PW} is a password that must not show.
 var mistakeTests = []struct {

@@ -34,8 +34,6 @@ const (
 	DefaultInsertBlockBytes = 16 << 20
 	// DefaultBlockKeepBytes is the default of [Config.BlockKeepBytes]: 2 MiB.
 	DefaultBlockKeepBytes = 2 << 20
-	// Deprecated: use DefaultInsertBlockRows. max_block_size is now the server setting.
-	DefaultMaxBlockSize = DefaultInsertBlockRows
 )
 
 // Bounds of [Config.ProtocolRevision]: the oldest revision the driver is tested against
@@ -122,8 +120,8 @@ type Config struct {
 
 	// InsertBlockRows (key insert_block_rows) is the number of rows per block the driver sends
 	// for inserts (prepared and multi-row inserts, Batch.Append); > 0. It is not sent to the
-	// server. (Before, chnative read these rows from max_block_size, which is now the server
-	// setting of that name, as in clickhouse-go: it goes to Settings.)
+	// server; max_block_size is the server setting of that name, as in clickhouse-go (it goes to
+	// Settings).
 	InsertBlockRows int
 
 	// InsertBlockBytes (key insert_block_bytes) bounds an insert block by size: a block is sent
@@ -137,11 +135,6 @@ type Config struct {
 	// grown by a big result shrink back. An idle connection so keeps about 3 x BlockKeepBytes
 	// plus its usual buffers (the README's Memory section). 0 keeps no block in the connection.
 	BlockKeepBytes int
-
-	// Deprecated: use InsertBlockRows (or Settings["max_block_size"] for the server setting).
-	// A Config built by hand that sets MaxBlockSize and leaves InsertBlockRows at its default
-	// still gets MaxBlockSize rows per insert block (see [Config.BlockRows]); Parse never sets it.
-	MaxBlockSize int
 
 	ClientName string // reported to the server as the client name; "" = driver default
 	// ClientProducts (key client_info_product, clickhouse-go's: "app/1.2,lib/0.3") are put
@@ -227,15 +220,6 @@ func (p ClientProduct) String() string {
 	return p.Name + "/" + p.Version
 }
 
-// BlockRows returns the rows per insert block: InsertBlockRows, or the deprecated MaxBlockSize
-// when a Config built by hand sets it and leaves InsertBlockRows at its default.
-func (c *Config) BlockRows() int {
-	if c.MaxBlockSize > 0 && (c.InsertBlockRows == DefaultInsertBlockRows || c.InsertBlockRows == 0) {
-		return c.MaxBlockSize
-	}
-	return c.InsertBlockRows
-}
-
 // Clone returns a deep copy of c (Addrs, ClientProducts and Settings are copied; a nil slice or
 // map stays nil; Logger is shared).
 func (c *Config) Clone() *Config {
@@ -267,7 +251,7 @@ func (c Config) GoString() string {
 }
 
 // Validate reports whether c can be formatted and parsed back unchanged (but
-// for Logger and the deprecated MaxBlockSize, see [Config.FormatDSN]) and
+// for Logger, see [Config.FormatDSN]) and
 // holds usable values. It is useful for a Config built by hand; a Config
 // returned by Parse is always valid. The error is a *Error and never contains
 // the password.
@@ -316,13 +300,7 @@ func (c *Config) Validate() error {
 	if _, err := ParseConnOpenStrategy(c.ConnOpenStrategy.String()); err != nil {
 		return &Error{Key: KeyConnOpenStrategy, Value: c.ConnOpenStrategy.String(), Err: errUnknownStrategy}
 	}
-	if c.MaxBlockSize < 0 {
-		return &Error{Key: "MaxBlockSize", Value: strconv.Itoa(c.MaxBlockSize), Err: errNegative}
-	}
-	if c.MaxBlockSize > 0 && c.InsertBlockRows != DefaultInsertBlockRows && c.InsertBlockRows != c.MaxBlockSize {
-		return &Error{Key: KeyInsertBlockRows, Value: strconv.Itoa(c.InsertBlockRows), Err: errBlockRowsConflict}
-	}
-	if c.BlockRows() <= 0 {
+	if c.InsertBlockRows <= 0 {
 		return &Error{Key: KeyInsertBlockRows, Value: strconv.Itoa(c.InsertBlockRows), Err: errNotPositive}
 	}
 	if c.TLSServerName != "" && !c.Secure {

@@ -64,7 +64,6 @@ var (
 	errServerNameNeedsSecure = errors.New("needs secure=true (as in clickhouse-go)")
 	errServerName            = errors.New("must be a host name or an IP address")
 	errBlockBufferSize       = errors.New("must be from 1 to 255 (clickhouse-go's range)")
-	errBlockRowsConflict     = errors.New("conflicts with the deprecated MaxBlockSize field: set only InsertBlockRows")
 	errProductName           = errors.New("want name/version entries separated by commas, e.g. myapp/1.2,mylib/0.3 (a name must not be empty)")
 	errProductChars          = errors.New("a product name must not contain a space, '/', ',' or parentheses, nor a version a space, ',' or parentheses")
 	errEscape                = errors.New("malformed percent-encoding")

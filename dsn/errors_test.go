@@ -203,8 +203,6 @@ func TestValidate(t *testing.T) {
 		{"bad compression", func(c *Config) { c.Compress = 9 }, "compress"},
 		{"bad strategy", func(c *Config) { c.ConnOpenStrategy = 9 }, "connection_open_strategy"},
 		{"zero block", func(c *Config) { c.InsertBlockRows = 0 }, "insert_block_rows"},
-		{"negative deprecated block", func(c *Config) { c.MaxBlockSize = -1 }, "MaxBlockSize"},
-		{"deprecated block conflicts", func(c *Config) { c.MaxBlockSize = 5; c.InsertBlockRows = 7 }, "insert_block_rows"},
 		{"server name without secure", func(c *Config) { c.TLSServerName = "ch.example" }, "tls_server_name"},
 		{"bad server name", func(c *Config) { c.Secure = true; c.TLSServerName = "a b" }, "tls_server_name"},
 		{"empty product", func(c *Config) { c.ClientProducts = []ClientProduct{{Version: "1"}} }, "client_info_product"},

@@ -18,7 +18,7 @@ import (
 // omitted, and the query keys (options and settings together) are sorted.
 // For a valid Config (see [Config.Validate]) Parse(c.FormatDSN()) returns a
 // Config equal to c, except for what a DSN cannot hold: Logger (nil after
-// Parse) and the deprecated MaxBlockSize (written as insert_block_rows). The
+// Parse). The
 // hosts of clickhouse-go's hosts and alt_hosts keys are in Addrs, written in
 // the URL.
 //
@@ -96,7 +96,7 @@ func (c *Config) FormatDSN() string {
 	if c.ConnOpenStrategy != ConnOpenInOrder {
 		add(KeyConnOpenStrategy, c.ConnOpenStrategy.String())
 	}
-	if n := c.BlockRows(); n != DefaultInsertBlockRows {
+	if n := c.InsertBlockRows; n != DefaultInsertBlockRows {
 		add(KeyInsertBlockRows, strconv.Itoa(n))
 	}
 	if c.ClientName != "" {

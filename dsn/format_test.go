@@ -36,7 +36,7 @@ func TestFormatDSN(t *testing.T) {
 			c.Secure = true
 			c.SkipVerify = true
 			c.ConnOpenStrategy = ConnOpenRandom
-			c.MaxBlockSize = 10 // deprecated: written as insert_block_rows
+			c.InsertBlockRows = 10
 			c.ClientName = "app 1"
 			c.QuotaKey = "q"
 		}), "clickhouse://localhost:9000?client_name=app+1&compress=zstd&compress_level=3&connection_open_strategy=random" +

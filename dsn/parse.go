@@ -55,10 +55,6 @@ const (
 	// clickhouse-go's HTTP transport keys, refused: chnative speaks the native protocol only.
 	KeyHTTPProxy = "http_proxy"
 	KeyHTTPPath  = "http_path"
-
-	// Deprecated: max_block_size is the ClickHouse setting of that name, sent with every query
-	// (as in clickhouse-go); the rows per insert block are KeyInsertBlockRows.
-	KeyMaxBlockSize = "max_block_size"
 )
 
 // isReservedKey reports whether k is a driver key and so cannot be a setting.
@@ -98,7 +94,7 @@ func refusedKey(k string) error {
 // isStaticKey reports whether k is safe to show in a redacted error.
 func isStaticKey(k string) bool {
 	switch k {
-	case "dsn", "scheme", "user", "host", "port", "query", "setting", "MaxBlockSize":
+	case "dsn", "scheme", "user", "host", "port", "query", "setting":
 		return true
 	}
 	return isReservedKey(k)

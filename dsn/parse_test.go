@@ -242,7 +242,7 @@ func TestParseDefaults(t *testing.T) {
 		c.CompressLevel != 0,
 		c.Secure, c.SkipVerify, c.Debug,
 		c.ConnOpenStrategy != ConnOpenInOrder,
-		c.InsertBlockRows != 1_000_000, c.MaxBlockSize != 0, c.BlockRows() != 1_000_000,
+		c.InsertBlockRows != 1_000_000,
 		c.ClientName != "", c.QuotaKey != "",
 		c.Settings != nil:
 		t.Errorf("unexpected defaults: %s", dump(c))

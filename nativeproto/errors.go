@@ -3,27 +3,42 @@ package nativeproto
 import (
 	"fmt"
 	"io"
+	"strings"
 )
 
-// ProtocolError reports bytes that do not follow the protocol: an invalid field value, a count
-// above a limit, leftover data after a block, a feature the package does not implement. Err, when
-// set, is the underlying cause and is returned by Unwrap.
+// ProtocolError reports a broken conversation with the server: bytes that do not follow the
+// protocol (an invalid field value, a count above a limit, leftover data after a block, a feature
+// the package does not implement), or a failure the driver met while talking (then Err is its
+// cause, a *chnative.TransportError when the transport failed). Op says what was being done or,
+// without Err, what is wrong. The connection it happened on is closed.
 type ProtocolError struct {
-	Msg string
+	Op  string
 	Err error
 }
 
 func (e *ProtocolError) Error() string {
-	if e.Err != nil {
-		return "nativeproto: " + e.Msg + ": " + e.Err.Error()
+	var b strings.Builder
+	b.WriteString("chnative: ")
+	for cur := e; ; {
+		b.WriteString(cur.Op)
+		if cur.Err == nil {
+			break
+		}
+		b.WriteString(": ")
+		next, ok := cur.Err.(*ProtocolError) // a chain says "chnative: " once
+		if !ok {
+			b.WriteString(cur.Err.Error())
+			break
+		}
+		cur = next
 	}
-	return "nativeproto: " + e.Msg
+	return b.String()
 }
 
 func (e *ProtocolError) Unwrap() error { return e.Err }
 
 func protoErr(format string, args ...any) error {
-	return &ProtocolError{Msg: fmt.Sprintf(format, args...)}
+	return &ProtocolError{Op: fmt.Sprintf(format, args...)}
 }
 
 // UnexpectedPacketError reports a server packet code the reader does not know or does not expect

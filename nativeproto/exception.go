@@ -19,7 +19,8 @@ const (
 )
 
 // Exception is a server error (server code 2): a chain of records, each possibly with a nested
-// cause. It is the wire struct; the driver wraps it in its public error type.
+// cause. It is the driver's error type too (chnative.Exception): use errors.As to get it, and
+// errors.Is(err, &Exception{Code: 60}) to match a code.
 type Exception struct {
 	Code       int32  // ClickHouse error code, e.g. 60 UNKNOWN_TABLE
 	Name       string // "DB::Exception"
@@ -28,9 +29,24 @@ type Exception struct {
 	Nested     *Exception
 }
 
-// Error returns the code and message of the first record.
+// Error returns the code, name and message of the first record.
 func (e *Exception) Error() string {
-	return fmt.Sprintf("clickhouse: code %d: %s", e.Code, strings.TrimPrefix(e.Message, "DB::Exception: "))
+	return fmt.Sprintf("chnative: server error %d (%s): %s", e.Code, e.Name, strings.TrimPrefix(e.Message, "DB::Exception: "))
+}
+
+// Unwrap returns the nested exception, if any.
+func (e *Exception) Unwrap() error {
+	if e.Nested == nil {
+		return nil
+	}
+	return e.Nested
+}
+
+// Is matches another *Exception with the same code (and the same message, when the target has
+// one).
+func (e *Exception) Is(target error) bool {
+	t, ok := target.(*Exception)
+	return ok && t.Code == e.Code && (t.Message == "" || t.Message == e.Message)
 }
 
 // Decode reads the packet body (after the code): records until has_nested is 0, at most

@@ -128,7 +128,7 @@ func (h *ServerHello) Decode(r *wire.Reader, clientRev Revision) (err error) {
 	if h.Revision < OldestRevision {
 		// The client would speak a protocol the server never had: refused before any field of
 		// the revision's is read.
-		return &ProtocolError{Msg: fmt.Sprintf("server revision %d is below %d (ClickHouse 18.16), the oldest revision the driver speaks", srv, OldestRevision)}
+		return &ProtocolError{Op: fmt.Sprintf("server revision %d is below %d (ClickHouse 18.16), the oldest revision the driver speaks", srv, OldestRevision)}
 	}
 	rev := helloRev(clientRev, h.Revision)
 	h.ParallelReplicasVersion, h.Timezone, h.DisplayName, h.Patch = 0, "", "", uint64(h.Revision)

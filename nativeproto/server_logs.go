@@ -29,7 +29,7 @@ func checkLogBlock(b *Block, what string, known []string) error {
 		return nil
 	}
 	if rows > MaxLogBlockRows {
-		return &ProtocolError{Msg: what + " block", Err: &wire.LimitError{What: what + " rows", Value: uint64(rows), Max: MaxLogBlockRows}}
+		return &ProtocolError{Op: what + " block", Err: &wire.LimitError{What: what + " rows", Value: uint64(rows), Max: MaxLogBlockRows}}
 	}
 	if b.columnNamed(known...) == nil {
 		return protoErr("%s block of %d rows has none of the layout's columns (%d columns)", what, rows, b.NumColumns())

@@ -36,7 +36,6 @@ var (
 	parameterValue     = ParameterValue
 	valuesMappingError = ValuesMappingError
 	scanPlaceholders   = sqltext.Placeholders
-	skipQuoted         = sqltext.SkipQuoted
 	escapeText         = sqltext.EscapeText
 	unescapeText       = sqltext.UnescapeText
 	hasPlaceholders    = sqltext.HasPlaceholders

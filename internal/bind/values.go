@@ -57,8 +57,8 @@ func MapInsertArgs[A any](tail string, args []A, key func(*A) (name string, ordi
 	return nil, bindErr("the $N placeholders of VALUES must use each of the %d arguments, $1 to $%d", len(args), len(args))
 }
 
-// ArgKey is the key function of SplitInsertArgs and MapInsertArgs for Arg.
-func ArgKey(a *Arg) (string, int) { return a.Name, a.Ordinal }
+// argKey is the key function of SplitInsertArgs and MapInsertArgs for Arg.
+func argKey(a *Arg) (string, int) { return a.Name, a.Ordinal }
 
 // namedArgs arranges args (named) in the order of the placeholders' names.
 func namedArgs[A any](names [][]string, args []A, key func(*A) (string, int)) ([][]A, bool, error) {

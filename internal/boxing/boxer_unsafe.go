@@ -67,7 +67,7 @@ func (bx *Boxer) rest() uintptr { return uintptr(max(bx.chunk.Cap()-bx.chunk.Len
 // at the 8-byte aligned address slab. base is sb's first byte, for end's check.
 func (bx *Boxer) begin(size uintptr) (sb *strings.Builder, base, slab unsafe.Pointer) {
 	if size > bx.rest() {
-		if size > SlabChunk/2 {
+		if size > slabChunk/2 {
 			sb = new(strings.Builder) // a window of its own
 			sb.Grow(int(size) + 8)
 			base := startChunk(sb)
@@ -289,7 +289,7 @@ func (bx *Boxer) slabSize(lo, hi int, wins []columns.Window) uintptr {
 func (bx *Boxer) fitChunk(lo, hi int, wins []columns.Window) int {
 	size := bx.slabSize(lo, hi, wins)
 	rest := bx.rest()
-	if size <= rest || rest < size/8 || size > SlabChunk/2 || hi-lo < 2 {
+	if size <= rest || rest < size/8 || size > slabChunk/2 || hi-lo < 2 {
 		return hi // fits; or the rest is too small to be worth a window; or no chunk is used
 	}
 	// The largest e in [lo+1, hi) with slabSize(lo, e) <= rest, or hi when there is none.

@@ -19,7 +19,7 @@
 // The copies belong to the values handed out and are never written again, so values a caller
 // keeps (scanned into *any or *string) stay valid and unchanged for as long as the caller keeps
 // them, after further Next calls, Close and reuse of the connection. A kept value keeps the
-// memory its window was carved from alive: one chunk ([SlabChunk] bytes) shared by several
+// memory its window was carved from alive: one chunk ([slabChunk] bytes) shared by several
 // windows, or a window of its own when that is larger (a window holds at most [Window] rows and,
 // per String column, about [WindowBytes] of text or one longer string).
 //

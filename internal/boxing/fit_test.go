@@ -34,7 +34,7 @@ func TestTextWindowsFillChunks(t *testing.T) {
 	arena, _ := s.Data()
 	alloc := testenv.AllocatedBy(func() {
 		for row := range n {
-			if got := tw.Str(1, s, row); got != s.String(row) {
+			if got := tw.str(1, s, row); got != s.String(row) {
 				t.Fatalf("row %d: %q, want %q", row, got, s.String(row))
 			}
 		}

@@ -13,7 +13,7 @@ import (
 //
 // The boxed windows are the values database/sql gets, with the same ownership as a Boxer's: never
 // written after they are made. The read-ahead goroutine uses a Boxer of its own, so its chunks
-// are never shared with the caller's. Boxing ahead stops after PreboxBytes of slabs per block
+// are never shared with the caller's. Boxing ahead stops after preboxBytes of slabs per block
 // (Next boxes the rest), and at once when stop is set (Close wants the read-ahead's result).
 
 // Preboxed is a block's windows boxed ahead: window w is rows [his[w-1], his[w]) (his[-1] = 0),
@@ -24,7 +24,7 @@ type Preboxed struct {
 	next int // the next window to hand over
 }
 
-// BoxAhead boxes the windows of b, from its first row, until PreboxBytes or stop, into pre
+// BoxAhead boxes the windows of b, from its first row, until preboxBytes or stop, into pre
 // (emptied first; its slices are reused). pre must not be the Preboxed the caller still takes
 // the previous block's windows from.
 func (bx *Boxer) BoxAhead(b *nativeproto.Block, stop *atomic.Bool, pre *Preboxed) {
@@ -35,7 +35,7 @@ func (bx *Boxer) BoxAhead(b *nativeproto.Block, stop *atomic.Bool, pre *Preboxed
 	}
 	bx.Reset()
 	size := uintptr(0)
-	for lo := 0; lo < n && size < PreboxBytes && !stop.Load(); lo = bx.Hi {
+	for lo := 0; lo < n && size < preboxBytes && !stop.Load(); lo = bx.Hi {
 		used, err := bx.Fill(b, lo, min(lo+Window, n))
 		if err != nil {
 			// Next boxes the rest itself, and meets the error there.

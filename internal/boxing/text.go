@@ -15,7 +15,7 @@ import (
 // TextWindows gives out the strings of String columns for ScanColumn (Go 1.27) without an
 // allocation per value: per column, the text of a window of rows is copied once into a fresh
 // buffer, and the strings handed out point into it. As with Boxer, the buffer is never written
-// again and belongs to the strings: a kept string keeps its chunk (SlabChunk bytes shared by
+// again and belongs to the strings: a kept string keeps its chunk (slabChunk bytes shared by
 // several windows, or one larger window of its own) alive. The zero TextWindows is ready; it must not be copied once used (it holds a strings.Builder).
 type TextWindows struct {
 	cols  []textWindow
@@ -43,10 +43,10 @@ func (tw *TextWindows) col(i int) *textWindow {
 	return &tw.cols[i]
 }
 
-// DictStr returns entry k of the String dictionary of a LowCardinality column, column i of the
+// dictStr returns entry k of the String dictionary of a LowCardinality column, column i of the
 // current block, as an immutable string. The whole dictionary's text is copied once per block (a
 // kept string keeps that copy alive).
-func (tw *TextWindows) DictStr(i int, dict *columns.String, k int) string {
+func (tw *TextWindows) dictStr(i int, dict *columns.String, k int) string {
 	w := tw.col(i)
 	arena, ends := dict.Data()
 	if w.hi == 0 {
@@ -64,7 +64,7 @@ func (tw *TextWindows) DictStr(i int, dict *columns.String, k int) string {
 }
 
 // Str returns row of c, column i of the current block, as an immutable string.
-func (tw *TextWindows) Str(i int, c *columns.String, row int) string {
+func (tw *TextWindows) str(i int, c *columns.String, row int) string {
 	w := tw.col(i)
 	_, ends := c.Data()
 	if row < w.lo || row >= w.hi {
@@ -84,7 +84,7 @@ func (w *textWindow) fill(tw *TextWindows, c *columns.String, row int) {
 	if row > 0 {
 		start = ends[row-1]
 	}
-	if size, rest := ends[hi-1]-start, tw.rest(); size > rest && rest >= size/8 && size <= SlabChunk/2 {
+	if size, rest := ends[hi-1]-start, tw.rest(); size > rest && rest >= size/8 && size <= slabChunk/2 {
 		// Fill the rest of the current chunk rather than leave it unused (see Boxer.fitChunk).
 		if e := stringsWithin(ends, row, hi, rest); ends[e-1]-start <= rest {
 			hi = e
@@ -98,7 +98,7 @@ func (w *textWindow) fill(tw *TextWindows, c *columns.String, row int) {
 	}
 	// Carved from a shared chunk (one allocation for several windows; never handed out twice).
 	if len(src) > tw.rest() {
-		if len(src) > SlabChunk/2 {
+		if len(src) > slabChunk/2 {
 			w.text = string(src)
 			return
 		}

@@ -16,7 +16,7 @@ func (tw *TextWindows) Scan(i int, col columns.Column, row int, dest any) bool {
 		switch d := dest.(type) {
 		case *string:
 			// Immutable: the text is copied a window at a time into a buffer never reused.
-			*d = tw.Str(i, c, row)
+			*d = tw.str(i, c, row)
 			return true
 		case *sql.RawBytes:
 			*d = c.Bytes(row)
@@ -25,7 +25,7 @@ func (tw *TextWindows) Scan(i int, col columns.Column, row int, dest any) bool {
 	case *columns.LowCardinality:
 		if d, ok := dest.(*string); ok && !c.IsNull(row) {
 			if dict, isString := c.Dictionary().(*columns.String); isString {
-				*d = tw.DictStr(i, dict, int(c.Indexes()[row]))
+				*d = tw.dictStr(i, dict, int(c.Indexes()[row]))
 				return true
 			}
 		}

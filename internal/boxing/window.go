@@ -7,19 +7,19 @@ const Window = 256
 // least one row), and so the memory a single kept string can hold on to.
 const WindowBytes = 64 << 10
 
-// SlabChunk is the size of the pointer-free chunks slabs and text windows are carved from: one
+// slabChunk is the size of the pointer-free chunks slabs and text windows are carved from: one
 // allocation serves several windows. A carved slab is never handed out again, so values stay
-// immutable; a kept value keeps its chunk (at most SlabChunk bytes, or one larger window) alive.
-const SlabChunk = 64 << 10
+// immutable; a kept value keeps its chunk (at most slabChunk bytes, or one larger window) alive.
+const slabChunk = 64 << 10
 
-// PreboxBytes bounds the memory boxed ahead for one block (see Preboxed).
-const PreboxBytes = 16 << 20
+// preboxBytes bounds the memory boxed ahead for one block (see Preboxed).
+const preboxBytes = 16 << 20
 
 // nextChunk returns the size of the next chunk to allocate for at least need bytes: chunks start
-// small and double up to SlabChunk, so a one-row result (SELECT 1) does not allocate 64 KiB,
+// small and double up to slabChunk, so a one-row result (SELECT 1) does not allocate 64 KiB,
 // and a long one soon shares each allocation among many windows. grown is the last size.
 func nextChunk(grown *int, need int) int {
-	n := min(max(*grown*2, 512), SlabChunk)
+	n := min(max(*grown*2, 512), slabChunk)
 	for n < need {
 		n *= 2
 	}

@@ -303,15 +303,6 @@ func (c *Conn) IsValid() bool {
 	return true
 }
 
-// New returns a connection over nc, an open socket to addr, before its handshake (Dial does
-// both; tests over a fake server use New and Handshake).
-func New(cfg *dsn.Config, nc net.Conn, addr string, log *slog.Logger) *Conn {
-	return newConn(cfg, nc, addr, log)
-}
-
-// Handshake exchanges Hello packets on a connection made by New.
-func (c *Conn) Handshake() error { return c.handshake() }
-
 // Hello returns what the server said about itself in its Hello. It is the connection's: the
 // caller must not change it.
 func (c *Conn) Hello() *nativeproto.ServerHello { return &c.hello }

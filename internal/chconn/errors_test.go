@@ -31,7 +31,7 @@ func TestIsTransport(t *testing.T) {
 		{"bare unexpected EOF", &ProtocolError{Op: "conversation", Err: io.ErrUnexpectedEOF}, false},
 		{"limit", &ProtocolError{Op: "conversation", Err: &columns.LimitError{What: "String length", Value: 1 << 40, Max: 1 << 30}}, false},
 		{"unknown packet", &ProtocolError{Op: "conversation", Err: &nativeproto.UnexpectedPacketError{Code: 99}}, false},
-		{"malformed", &ProtocolError{Op: "conversation", Err: &nativeproto.ProtocolError{Msg: "exception nested deeper than 64 levels"}}, false},
+		{"malformed", &ProtocolError{Op: "conversation", Err: &nativeproto.ProtocolError{Op: "exception nested deeper than 64 levels"}}, false},
 		{"frame", &ProtocolError{Op: "conversation", Err: &nativeproto.FrameError{Reason: "unknown method"}}, false},
 		{"exception", &Exception{Code: 210, Name: "NETWORK_ERROR"}, false},
 	} {

@@ -52,7 +52,7 @@ func (c *Conn) handshake() error {
 		if err != nil {
 			return err
 		}
-		return fromWire(ex)
+		return ex
 	default:
 		return c.notNative(code)
 	}

@@ -222,7 +222,7 @@ func (ins *Insert) Flush() error {
 	}
 	c := ins.c
 	if c == nil {
-		return &UnsupportedError{Msg: "a detached insert (NewDetachedInsert) cannot send"}
+		return &UnsupportedError{Msg: "an insert with no connection cannot send"}
 	}
 	if err := c.pw.WriteDataBorrowed("", b); err != nil {
 		return ins.failSend(err)
@@ -254,7 +254,7 @@ func (ins *Insert) Finish(ctx context.Context) error {
 	}
 	c := ins.c
 	if c == nil {
-		return &UnsupportedError{Msg: "a detached insert (NewDetachedInsert) cannot send"}
+		return &UnsupportedError{Msg: "an insert with no connection cannot send"}
 	}
 	if err := ins.Flush(); err != nil {
 		return err
@@ -339,10 +339,3 @@ func (ins *Insert) Batch() bool { return ins.batch }
 
 // BlockRows returns the rows per block: Flush is due when the block holds this many.
 func (ins *Insert) BlockRows() int { return ins.maxRows }
-
-// NewDetachedInsert returns an insert into b with no connection, sending every blockRows rows:
-// its appends work as on a connection's, and Flush, Finish and Abort fail or do nothing. The
-// benchmarks of the append path use it.
-func NewDetachedInsert(b *nativeproto.Block, blockRows int) *Insert {
-	return &Insert{block: b, maxRows: blockRows}
-}

@@ -10,14 +10,14 @@ import (
 
 // TestInsertEndRowBlockSize: EndRow sends the block when it holds BlockRows rows, exactly, and
 // again every BlockRows rows after a send; rows the caller appended into the columns directly
-// only make a send later. A detached insert's send fails with an UnsupportedError, which is how
+// only make a send later. An insert with no connection fails its send with an UnsupportedError, which is how
 // the test sees that EndRow attempted it.
 func TestInsertEndRowBlockSize(t *testing.T) {
 	newInsert := func() (*Insert, *columns.UInt64) {
 		b := &nativeproto.Block{}
 		col := columns.NewFixed[uint64]("UInt64")
 		b.Add("n", col)
-		return NewDetachedInsert(b, 3), col
+		return &Insert{block: b, maxRows: 3}, col // no connection: a send fails
 	}
 	isSend := func(err error) bool {
 		var u *UnsupportedError

@@ -58,7 +58,7 @@ func (c *Conn) recv(reuse *nativeproto.Block) (event, error) {
 			if err != nil {
 				return event{}, err
 			}
-			c.traceEnd("query failed", fromWire(ex))
+			c.traceEnd("query failed", ex)
 			if c.pendingPong {
 				// An old server that failed while reading the query may have lost the Ping with
 				// the rest of the packet: give the Pong a bounded time, else drop the connection.
@@ -68,7 +68,7 @@ func (c *Conn) recv(reuse *nativeproto.Block) (event, error) {
 				}
 				c.readDeadline()
 			}
-			return event{code: code}, fromWire(ex)
+			return event{code: code}, ex
 		case nativeproto.ServerCodePong:
 			if !c.pendingPong {
 				return event{}, &nativeproto.UnexpectedPacketError{Code: code, Want: "a query result"}

@@ -70,7 +70,7 @@ func (r *Result) readHeader() error {
 				r.cols[i] = ev.block.Name(i)
 				r.cols[n+i] = ev.block.Type(i)
 			}
-			r.SetLocations(ev.block)
+			r.setLocations(ev.block)
 			return nil
 		default:
 			if err := r.keep(ev); err != nil {
@@ -135,7 +135,7 @@ func (r *Result) keep(ev event) error {
 				Name: ev.block.Name(i), WantName: names[i], Type: ev.block.Type(i), WantType: types[i]}}
 		}
 	}
-	r.SetLocations(ev.block)
+	r.setLocations(ev.block)
 	if what == "totals" {
 		r.totals = ev.block
 	} else {
@@ -228,9 +228,9 @@ func mismatch(b *nativeproto.Block, names, types []string, checked [][2]columns.
 	return matched
 }
 
-// SetLocations gives the zone-less DateTime columns of b, at any depth, the query's time zone
+// setLocations gives the zone-less DateTime columns of b, at any depth, the query's time zone
 // and its Date columns WithUserLocation's (see setLocation). Blocks Next returns have them.
-func (r *Result) SetLocations(b *nativeproto.Block) {
+func (r *Result) setLocations(b *nativeproto.Block) {
 	for i := 0; i < b.NumColumns(); i++ {
 		setLocation(b.Column(i), r.location(), r.userLoc)
 	}
@@ -300,7 +300,7 @@ func (r *Result) Next() (b *nativeproto.Block, ahead bool, err error) {
 				return nil, false, r.finish(err)
 			}
 			r.swapBlock(ev.block)
-			r.SetLocations(ev.block)
+			r.setLocations(ev.block)
 			return ev.block, fromAhead, nil
 		default:
 			if err := r.keep(ev); err != nil {

@@ -13,21 +13,21 @@
 //
 // Files by concern:
 //
-//   - lexer.go: character classes, the skip rules (SkipQuoted, SkipBlockComment, SkipHeredoc,
-//     SkipSpaceAndComments) and KeywordIndex.
+//   - lexer.go: character classes, the skip rules (skipQuoted, skipBlockComment, skipHeredoc,
+//     skipSpaceAndComments) and keywordIndex.
 //   - placeholders.go: Placeholders finds ?, $N, @name and {name:Type} outside literals and
 //     comments; ValuePlaceholder classifies one value of a VALUES tuple.
 //   - values.go: the VALUES tail of an INSERT: InsertValuesData, ValuesTuples, PlaceholderRows,
 //     NamedRows, DollarRows, ValuesAsSelect.
-//   - statement.go: statement kinds: IsInsert, InsertWantsData, HasFormatClause, InsertBody,
-//     NativeInsertBody, SessionTimezoneOfSet.
+//   - statement.go: statement kinds: IsInsert, InsertWantsData, hasFormatClause, InsertBody,
+//     nativeInsertBody, SessionTimezoneOfSet.
 //   - quote.go: writing and reading literals and identifiers: QuoteLiteral, QuoteIdentifier,
 //     WriteQuoted (the server's canonical form, used by columns for type names), EscapeText and
-//     UnescapeText (TabSeparated), UnquoteString.
+//     UnescapeText (TabSeparated), unquoteString.
 //
 // The scanners keep the rules they had when each lived next to its caller (moves, not
 // rewrites). Placeholders is the most cautious (nested block comments, // comments, heredocs and
-// Unicode quotes hide placeholders); KeywordIndex, SkipSpaceAndComments and the VALUES splitters
+// Unicode quotes hide placeholders); keywordIndex, skipSpaceAndComments and the VALUES splitters
 // step over quotes and the comments --, # and (unnested) /* */ only, as before.
 //
 // Returned strings are substrings of the input or new strings; nothing here keeps or mutates

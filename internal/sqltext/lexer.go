@@ -2,17 +2,17 @@ package sqltext
 
 import "strings"
 
-// IsDigit reports whether c is an ASCII digit.
-func IsDigit(c byte) bool { return c >= '0' && c <= '9' }
+// isDigit reports whether c is an ASCII digit.
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // IsIdentStart reports whether c may start a bare identifier.
 func IsIdentStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // IsIdentChar reports whether c may continue a bare identifier.
-func IsIdentChar(c byte) bool { return IsIdentStart(c) || IsDigit(c) }
+func IsIdentChar(c byte) bool { return IsIdentStart(c) || isDigit(c) }
 
-// IsWordChar reports whether c continues a bare word for the ClickHouse lexer ($ included).
-func IsWordChar(c byte) bool { return IsIdentChar(c) || c == '$' }
+// isWordChar reports whether c continues a bare word for the ClickHouse lexer ($ included).
+func isWordChar(c byte) bool { return IsIdentChar(c) || c == '$' }
 
 // IsIdent reports whether s is a bare identifier (one that needs no back quotes to be read as
 // one, keywords aside).
@@ -28,20 +28,20 @@ func IsIdent(s string) bool {
 	return true
 }
 
-// IsSpace reports whether b is white space between tokens: space, tab, CR or LF.
-func IsSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
+// isSpace reports whether b is white space between tokens: space, tab, CR or LF.
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
 
-// SkipBlanks returns the index of the first byte at or after i in s that is not IsSpace.
-func SkipBlanks(s string, i int) int {
-	for i < len(s) && IsSpace(s[i]) {
+// skipBlanks returns the index of the first byte at or after i in s that is not isSpace.
+func skipBlanks(s string, i int) int {
+	for i < len(s) && isSpace(s[i]) {
 		i++
 	}
 	return i
 }
 
-// SkipQuoted returns the index after the quoted literal or identifier starting at q[i] (one of
+// skipQuoted returns the index after the quoted literal or identifier starting at q[i] (one of
 // ' " `; backslash escapes and doubled quotes both handled); len(q) when it is unterminated.
-func SkipQuoted(q string, i int) int {
+func skipQuoted(q string, i int) int {
 	quote := q[i]
 	for j := i + 1; j < len(q); j++ {
 		switch q[j] {
@@ -58,9 +58,9 @@ func SkipQuoted(q string, i int) int {
 	return len(q)
 }
 
-// SkipBlockComment returns the index after the (nested) block comment starting at q[i:i+2] ==
+// skipBlockComment returns the index after the (nested) block comment starting at q[i:i+2] ==
 // "/*", or -1 when it is not closed.
-func SkipBlockComment(q string, i int) int {
+func skipBlockComment(q string, i int) int {
 	depth := 1
 	for j := i + 2; j+1 < len(q); {
 		switch {
@@ -80,9 +80,9 @@ func SkipBlockComment(q string, i int) int {
 	return -1
 }
 
-// SkipHeredoc returns the index after a heredoc string $$...$$ or $tag$...$tag$ starting at
+// skipHeredoc returns the index after a heredoc string $$...$$ or $tag$...$tag$ starting at
 // q[i] == '$', or 0 when there is none. Tags are identifiers, so $1 ... $1 is not a heredoc.
-func SkipHeredoc(q string, i int) int {
+func skipHeredoc(q string, i int) int {
 	j := i + 1
 	if j < len(q) && IsIdentStart(q[j]) {
 		for j < len(q) && IsIdentChar(q[j]) {
@@ -100,9 +100,9 @@ func SkipHeredoc(q string, i int) int {
 	return j + 1 + k + len(tag)
 }
 
-// SkipSpaceAndComments returns q after its leading white space and comments (--, #, /* */);
+// skipSpaceAndComments returns q after its leading white space and comments (--, #, /* */);
 // "" when a comment is not closed.
-func SkipSpaceAndComments(q string) string {
+func skipSpaceAndComments(q string) string {
 	for {
 		q = strings.TrimLeft(q, " \t\r\n")
 		switch {
@@ -124,17 +124,17 @@ func SkipSpaceAndComments(q string) string {
 	}
 }
 
-// HasKeyword reports whether word appears as a keyword in query.
-func HasKeyword(query, word string) bool { return KeywordIndex(query, word) >= 0 }
+// hasKeyword reports whether word appears as a keyword in query.
+func hasKeyword(query, word string) bool { return keywordIndex(query, word) >= 0 }
 
-// KeywordIndex returns the position of the first occurrence of word (case-insensitive) as a whole
+// keywordIndex returns the position of the first occurrence of word (case-insensitive) as a whole
 // word outside literals, quoted identifiers and comments, or -1.
-func KeywordIndex(query, word string) int {
+func keywordIndex(query, word string) int {
 	for i := 0; i < len(query); {
 		ch := query[i]
 		switch {
 		case ch == '\'' || ch == '"' || ch == '`':
-			i = SkipQuoted(query, i)
+			i = skipQuoted(query, i)
 			continue
 		case ch == '-' && strings.HasPrefix(query[i:], "--"), ch == '#':
 			j := strings.IndexByte(query[i:], '\n')

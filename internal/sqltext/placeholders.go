@@ -24,7 +24,7 @@ func Placeholders(q string) []Placeholder {
 		ch := q[i]
 		switch {
 		case ch == '\'' || ch == '"' || ch == '`':
-			i = SkipQuoted(q, i)
+			i = skipQuoted(q, i)
 		case ch == '\xe2' && (strings.HasPrefix(q[i:], "\u2018") || strings.HasPrefix(q[i:], "\u201c")):
 			// ‘string’ and “identifier”: Unicode quotes, no escapes (newer servers).
 			closing := "\u2019"
@@ -45,18 +45,18 @@ func Placeholders(q string) []Placeholder {
 		case ch == '/' && strings.HasPrefix(q[i:], "/*"):
 			// Newer servers nest block comments; reading them nested is the cautious choice for
 			// older ones too (it can only hide placeholders, never expose a comment's text).
-			j := SkipBlockComment(q, i)
+			j := skipBlockComment(q, i)
 			if j < 0 {
 				return out
 			}
 			i = j
-		case ch == '$' && (i == 0 || !IsWordChar(q[i-1])):
-			if j := SkipHeredoc(q, i); j > 0 {
+		case ch == '$' && (i == 0 || !isWordChar(q[i-1])):
+			if j := skipHeredoc(q, i); j > 0 {
 				i = j
 				continue
 			}
 			j := i + 1
-			for j < len(q) && IsDigit(q[j]) {
+			for j < len(q) && isDigit(q[j]) {
 				j++
 			}
 			if j > i+1 {
@@ -68,7 +68,7 @@ func Placeholders(q string) []Placeholder {
 		case ch == '?':
 			out = append(out, Placeholder{Start: i, End: i + 1, Kind: '?'})
 			i++
-		case ch == '@' && i+1 < len(q) && IsIdentStart(q[i+1]) && (i == 0 || !IsWordChar(q[i-1])):
+		case ch == '@' && i+1 < len(q) && IsIdentStart(q[i+1]) && (i == 0 || !isWordChar(q[i-1])):
 			j := i + 1
 			for j < len(q) && IsIdentChar(q[j]) {
 				j++
@@ -76,7 +76,7 @@ func Placeholders(q string) []Placeholder {
 			out = append(out, Placeholder{Start: i, End: j, Kind: '@', Name: q[i+1 : j]})
 			i = j
 		case ch == '{':
-			if p, ok := ScanParameter(q, i); ok {
+			if p, ok := scanParameter(q, i); ok {
 				out = append(out, p)
 				i = p.End
 				continue
@@ -89,9 +89,9 @@ func Placeholders(q string) []Placeholder {
 	return out
 }
 
-// ScanParameter reads a server-side parameter {name:Type} at q[i] == '{'. The type may hold
+// scanParameter reads a server-side parameter {name:Type} at q[i] == '{'. The type may hold
 // quoted strings (Enum8('a}' = 1)) and parentheses.
-func ScanParameter(q string, i int) (Placeholder, bool) {
+func scanParameter(q string, i int) (Placeholder, bool) {
 	k := strings.IndexByte(q[i:], ':')
 	if k < 0 {
 		return Placeholder{}, false
@@ -103,7 +103,7 @@ func ScanParameter(q string, i int) (Placeholder, bool) {
 	for j := i + k + 1; j < len(q); {
 		switch q[j] {
 		case '\'', '"', '`':
-			j = SkipQuoted(q, j)
+			j = skipQuoted(q, j)
 		case '{':
 			return Placeholder{}, false
 		case '}':
@@ -134,7 +134,7 @@ func ValuePlaceholder(v string) (kind byte, name string, index int) {
 		return '?', "", 0
 	case len(v) > 1 && v[0] == '$':
 		n, err := strconv.Atoi(v[1:])
-		if err != nil || n < 1 || !IsDigit(v[1]) {
+		if err != nil || n < 1 || !isDigit(v[1]) {
 			return 0, "", 0
 		}
 		return '$', "", n
@@ -146,7 +146,7 @@ func ValuePlaceholder(v string) (kind byte, name string, index int) {
 		}
 		return '@', v[1:], 0
 	case len(v) > 0 && v[0] == '{':
-		if ph, ok := ScanParameter(v, 0); ok && ph.End == len(v) {
+		if ph, ok := scanParameter(v, 0); ok && ph.End == len(v) {
 			return '{', ph.Name, 0
 		}
 	}

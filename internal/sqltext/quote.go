@@ -80,10 +80,10 @@ func WriteQuoted(b *strings.Builder, s string, q byte) {
 	b.WriteByte(q)
 }
 
-// UnquoteString reads the single-quoted literal at the start of s (doubled quotes and
+// unquoteString reads the single-quoted literal at the start of s (doubled quotes and
 // backslash escapes: a backslash stands for the byte after it) and returns its value and its
 // length in s. ok is false when s does not hold a whole literal.
-func UnquoteString(s string) (val string, n int, ok bool) {
+func unquoteString(s string) (val string, n int, ok bool) {
 	var b strings.Builder
 	for i := 1; i < len(s); i++ {
 		switch ch := s[i]; ch {

@@ -48,9 +48,9 @@ func TestQuote(t *testing.T) {
 		{"'open", "", 0, false},
 		{`'a\`, "", 0, false},
 	} {
-		val, n, ok := UnquoteString(tt.in)
+		val, n, ok := unquoteString(tt.in)
 		if val != tt.val || n != tt.n || ok != tt.ok {
-			t.Errorf("UnquoteString(%q) = %q, %d, %v; want %q, %d, %v", tt.in, val, n, ok, tt.val, tt.n, tt.ok)
+			t.Errorf("unquoteString(%q) = %q, %d, %v; want %q, %d, %v", tt.in, val, n, ok, tt.val, tt.n, tt.ok)
 		}
 	}
 	if s := "tab\there\\"; UnescapeText(EscapeText(s)) != s || EscapeText("plain") != "plain" {
@@ -58,7 +58,7 @@ func TestQuote(t *testing.T) {
 	}
 }
 
-// FuzzLexer: the statement scanners never panic and stay in bounds, and UnquoteString reads back
+// FuzzLexer: the statement scanners never panic and stay in bounds, and unquoteString reads back
 // what QuoteLiteral writes for text without the bytes QuoteLiteral escapes as \x.
 func FuzzLexer(f *testing.F) {
 	for _, s := range []string{"SET session_timezone = 'UTC'", "INSERT INTO t VALUES (1)", "'", "/*", "--", "$a$", "INSERT INTO t FORMAT Native;", "it's \\ 'x'"} {
@@ -67,21 +67,21 @@ func FuzzLexer(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		_, _ = SessionTimezoneOfSet(s)
 		_ = InsertWantsData(s)
-		_ = NativeInsertBody(InsertBody(s))
+		_ = nativeInsertBody(InsertBody(s))
 		_, _ = ValuesAsSelect(s)
-		if i := KeywordIndex(s, "VALUES"); i >= len(s) {
-			t.Fatalf("KeywordIndex %d out of %q", i, s)
+		if i := keywordIndex(s, "VALUES"); i >= len(s) {
+			t.Fatalf("keywordIndex %d out of %q", i, s)
 		}
-		if _, n, ok := UnquoteString(s); ok && (n < 2 || n > len(s)) {
-			t.Fatalf("UnquoteString(%q) length %d", s, n)
+		if _, n, ok := unquoteString(s); ok && (n < 2 || n > len(s)) {
+			t.Fatalf("unquoteString(%q) length %d", s, n)
 		}
 		if strings.ContainsAny(s, "$\x7f") || strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 && r != 0 && r != '\n' && r != '\r' && r != '\t' }) {
 			return
 		}
 		q := QuoteLiteral(s)
-		val, n, ok := UnquoteString(q)
+		val, n, ok := unquoteString(q)
 		if !ok || n != len(q) {
-			t.Fatalf("UnquoteString(QuoteLiteral(%q)) = %q, %d, %v", s, val, n, ok)
+			t.Fatalf("unquoteString(QuoteLiteral(%q)) = %q, %d, %v", s, val, n, ok)
 		}
 	})
 }

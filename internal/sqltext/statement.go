@@ -7,7 +7,7 @@ import (
 
 // IsInsert reports whether query is an INSERT statement (after comments and white space).
 func IsInsert(query string) bool {
-	q := SkipSpaceAndComments(query)
+	q := skipSpaceAndComments(query)
 	return len(q) >= 6 && strings.EqualFold(q[:6], "INSERT")
 }
 
@@ -16,9 +16,9 @@ func IsInsert(query string) bool {
 // or EXPLAIN. Running it again changes nothing on the server, so a read whose connection broke
 // before its first row may be retried.
 func IsReadOnly(query string) bool {
-	q := SkipSpaceAndComments(query)
+	q := skipSpaceAndComments(query)
 	for len(q) > 0 && q[0] == '(' {
-		q = SkipSpaceAndComments(q[1:])
+		q = skipSpaceAndComments(q[1:])
 	}
 	n := 0
 	for n < len(q) && IsIdentChar(q[n]) {
@@ -33,9 +33,9 @@ func IsReadOnly(query string) bool {
 
 var formatClause = regexp.MustCompile(`(?is)\bFORMAT\s+\w+\s*$`)
 
-// HasFormatClause reports whether s ends with a FORMAT clause, "FORMAT Name" and white space
+// hasFormatClause reports whether s ends with a FORMAT clause, "FORMAT Name" and white space
 // (the caller trims a trailing ";" when it should not count).
-func HasFormatClause(s string) bool { return formatClause.MatchString(s) }
+func hasFormatClause(s string) bool { return formatClause.MatchString(s) }
 
 // InsertWantsData reports whether the server waits for client data blocks after this INSERT:
 // INSERT ... VALUES, INSERT ... FORMAT f and a bare INSERT INTO t (cols) do; INSERT ... SELECT
@@ -47,10 +47,10 @@ func InsertWantsData(query string) bool {
 	if _, ok := InsertValuesData(query); ok {
 		return true
 	}
-	if HasFormatClause(strings.TrimRight(query, "; \t\r\n")) {
+	if hasFormatClause(strings.TrimRight(query, "; \t\r\n")) {
 		return true
 	}
-	return !HasKeyword(query, "SELECT")
+	return !hasKeyword(query, "SELECT")
 }
 
 // InsertBody turns "INSERT INTO t [(cols)] [VALUES (?, ...)]" into the query text the server
@@ -62,47 +62,47 @@ func InsertBody(query string) string {
 		// The VALUES keyword itself (not one in a literal, a comment or a column name).
 		return q[:len(q)-len(tail)-len("VALUES")] + "VALUES"
 	}
-	if HasFormatClause(q) {
+	if hasFormatClause(q) {
 		return q
 	}
 	return q + " VALUES"
 }
 
-// NativeInsertBody reports whether body is an INSERT whose data follows as Data blocks (it ends
+// nativeInsertBody reports whether body is an INSERT whose data follows as Data blocks (it ends
 // with VALUES or a FORMAT clause, as InsertBody leaves it).
-func NativeInsertBody(body string) bool {
+func nativeInsertBody(body string) bool {
 	if !IsInsert(body) {
 		return false
 	}
 	b := strings.ToUpper(strings.TrimRight(body, "; \t\r\n"))
-	return strings.HasSuffix(b, "VALUES") || HasFormatClause(body)
+	return strings.HasSuffix(b, "VALUES") || hasFormatClause(body)
 }
 
 // SessionTimezoneOfSet returns the value a "SET a = 1, session_timezone = 'Zone'" statement
 // gives session_timezone: the string literal, or "" for DEFAULT. ok is false when the statement
 // is not a SET or does not assign session_timezone a literal this parser reads.
 func SessionTimezoneOfSet(stmt string) (tz string, ok bool) {
-	q := SkipSpaceAndComments(stmt)
-	if len(q) < 4 || !strings.EqualFold(q[:3], "SET") || !IsSpace(q[3]) {
+	q := skipSpaceAndComments(stmt)
+	if len(q) < 4 || !strings.EqualFold(q[:3], "SET") || !isSpace(q[3]) {
 		return "", false
 	}
 	q = q[4:]
 	for {
-		q = SkipSpaceAndComments(q)
+		q = skipSpaceAndComments(q)
 		name := q
 		if i := strings.IndexFunc(q, func(r rune) bool { return r == '=' || r == ' ' || r == '\t' || r == '\r' || r == '\n' }); i >= 0 {
 			name = q[:i]
 		}
-		q = SkipSpaceAndComments(q[len(name):])
+		q = skipSpaceAndComments(q[len(name):])
 		if !strings.HasPrefix(q, "=") {
 			return "", false
 		}
-		q = SkipSpaceAndComments(q[1:])
+		q = skipSpaceAndComments(q[1:])
 		var val string
 		isLiteral := false
 		switch {
 		case strings.HasPrefix(q, "'"):
-			v, n, ok := UnquoteString(q)
+			v, n, ok := unquoteString(q)
 			if !ok {
 				return "", false
 			}
@@ -123,7 +123,7 @@ func SessionTimezoneOfSet(stmt string) (tz string, ok bool) {
 			}
 			tz, ok = val, true
 		}
-		q = SkipSpaceAndComments(q)
+		q = skipSpaceAndComments(q)
 		if !strings.HasPrefix(q, ",") {
 			return tz, ok
 		}

@@ -56,15 +56,15 @@ func TestStatementKinds(t *testing.T) {
 		if got := InsertBody(q); got != want {
 			t.Errorf("InsertBody(%q) = %q, want %q", q, got, want)
 		}
-		if !NativeInsertBody(InsertBody(q)) {
-			t.Errorf("NativeInsertBody(InsertBody(%q)) is false", q)
+		if !nativeInsertBody(InsertBody(q)) {
+			t.Errorf("nativeInsertBody(InsertBody(%q)) is false", q)
 		}
 	}
 	for q, want := range map[string]bool{
 		"INSERT INTO t SELECT 1": false, "SELECT 1 FORMAT Native": false, "INSERT INTO t FORMAT CSV": true,
 	} {
-		if got := NativeInsertBody(q); got != want {
-			t.Errorf("NativeInsertBody(%q) = %v, want %v", q, got, want)
+		if got := nativeInsertBody(q); got != want {
+			t.Errorf("nativeInsertBody(%q) = %v, want %v", q, got, want)
 		}
 	}
 	if !IsSetSessionTimezone("SET session_timezone = 'UTC'") || IsSetSessionTimezone("SET a = 1") {
@@ -84,14 +84,14 @@ func TestKeywordIndex(t *testing.T) {
 		{"INSERT INTO t -- VALUES", "VALUES", -1},
 		{"INSERT INTO t /* VALUES", "VALUES", -1},
 	} {
-		if got := KeywordIndex(tt.q, tt.word); got != tt.want {
-			t.Errorf("KeywordIndex(%q, %q) = %d, want %d", tt.q, tt.word, got, tt.want)
+		if got := keywordIndex(tt.q, tt.word); got != tt.want {
+			t.Errorf("keywordIndex(%q, %q) = %d, want %d", tt.q, tt.word, got, tt.want)
 		}
 	}
-	if got := SkipSpaceAndComments(" \t-- a\n# b\n/* c */ SELECT"); got != "SELECT" {
-		t.Errorf("SkipSpaceAndComments = %q", got)
+	if got := skipSpaceAndComments(" \t-- a\n# b\n/* c */ SELECT"); got != "SELECT" {
+		t.Errorf("skipSpaceAndComments = %q", got)
 	}
-	if got := SkipSpaceAndComments("/* open"); got != "" {
-		t.Errorf("SkipSpaceAndComments(unclosed) = %q", got)
+	if got := skipSpaceAndComments("/* open"); got != "" {
+		t.Errorf("skipSpaceAndComments(unclosed) = %q", got)
 	}
 }

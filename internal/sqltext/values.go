@@ -9,11 +9,11 @@ import (
 // comments), and whether the keyword is there. A VALUES after SELECT is the values() table
 // function of an INSERT ... SELECT, not the data clause.
 func InsertValuesData(query string) (string, bool) {
-	i := KeywordIndex(query, "VALUES")
+	i := keywordIndex(query, "VALUES")
 	if i < 0 {
 		return "", false
 	}
-	if j := KeywordIndex(query, "SELECT"); j >= 0 && j < i {
+	if j := keywordIndex(query, "SELECT"); j >= 0 && j < i {
 		return "", false
 	}
 	return query[i+len("VALUES"):], true
@@ -45,7 +45,7 @@ func ValuesTuples(tail string) ([][]string, bool) {
 	s := strings.TrimRight(strings.TrimSpace(tail), "; \t\r\n")
 	var out [][]string
 	for i := 0; ; {
-		i = SkipBlanks(s, i)
+		i = skipBlanks(s, i)
 		if i == len(s) {
 			return out, len(out) > 0
 		}
@@ -53,7 +53,7 @@ func ValuesTuples(tail string) ([][]string, bool) {
 			if s[i] != ',' {
 				return nil, false
 			}
-			i = SkipBlanks(s, i+1)
+			i = skipBlanks(s, i+1)
 		}
 		if i == len(s) || s[i] != '(' {
 			return nil, false
@@ -74,7 +74,7 @@ func tupleValues(s string, i int) (vals []string, end int, ok bool) {
 	for j := i; j < len(s); j++ {
 		switch ch := s[j]; {
 		case ch == '\'' || ch == '"' || ch == '`':
-			k := SkipQuoted(s, j)
+			k := skipQuoted(s, j)
 			if k >= len(s) {
 				return nil, 0, false // unterminated, or nothing after it
 			}
@@ -164,7 +164,7 @@ func ValuesAsSelect(query string) (string, bool) {
 	s := strings.TrimRight(tail, "; \t\r\n")
 	i, n := 0, 0
 	for {
-		i = SkipBlanks(s, i)
+		i = skipBlanks(s, i)
 		if i == len(s) {
 			break
 		}
@@ -172,7 +172,7 @@ func ValuesAsSelect(query string) (string, bool) {
 			if s[i] != ',' {
 				return "", false
 			}
-			i = SkipBlanks(s, i+1)
+			i = skipBlanks(s, i+1)
 		}
 		if i == len(s) || s[i] != '(' {
 			return "", false
@@ -181,7 +181,7 @@ func ValuesAsSelect(query string) (string, bool) {
 		for ; i < len(s); i++ {
 			switch ch := s[i]; ch {
 			case '\'', '"', '`':
-				i = SkipQuoted(s, i) - 1
+				i = skipQuoted(s, i) - 1
 			case '(', '[', '{':
 				depth++
 			case ')', ']', '}':

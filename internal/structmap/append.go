@@ -46,7 +46,7 @@ func PlanAppend(t reflect.Type, b *nativeproto.Block) (*AppendPlan, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("chnative: AppendStructs needs a struct type, not %v", t)
 	}
-	fields, err := Fields(t)
+	fields, err := columnFields(t)
 	if err != nil {
 		return nil, err
 	}

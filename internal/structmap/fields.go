@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// FieldKey returns the column name field f maps to: its `ch` tag, else its `db` tag (each up to a
+// fieldKey returns the column name field f maps to: its `ch` tag, else its `db` tag (each up to a
 // comma), else its name; "-" means the field is skipped.
-func FieldKey(f reflect.StructField) string {
+func fieldKey(f reflect.StructField) string {
 	for _, tag := range []string{"ch", "db"} {
 		if v, ok := f.Tag.Lookup(tag); ok {
 			name, _, _ := strings.Cut(v, ",")
@@ -23,18 +23,18 @@ func FieldKey(f reflect.StructField) string {
 	return f.Name
 }
 
-// Fields maps the lower-cased column name of each exported field of the struct type t (see
-// FieldKey) to the field, its Offset counted from the start of t (for fields promoted from
+// columnFields maps the lower-cased column name of each exported field of the struct type t (see
+// fieldKey) to the field, its Offset counted from the start of t (for fields promoted from
 // embedded structs too). Two fields naming one column are an error: one of them would silently
 // stay empty. Fields promoted through an embedded pointer are left out: the rows do not hold
 // them.
-func Fields(t reflect.Type) (map[string]reflect.StructField, error) {
+func columnFields(t reflect.Type) (map[string]reflect.StructField, error) {
 	fields := map[string]reflect.StructField{}
 	for _, f := range reflect.VisibleFields(t) {
 		if !f.IsExported() || f.Anonymous {
 			continue
 		}
-		k := FieldKey(f)
+		k := fieldKey(f)
 		if k == "-" {
 			continue
 		}

@@ -28,7 +28,7 @@ type fieldCopier struct {
 // PlanRead matches the columns of b to the fields of the struct type t: every column needs a
 // field; fields without a column stay zero.
 func PlanRead(t reflect.Type, b *nativeproto.Block) (ReadPlan, error) {
-	fields, err := Fields(t)
+	fields, err := columnFields(t)
 	if err != nil {
 		return ReadPlan{}, err
 	}

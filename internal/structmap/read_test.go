@@ -227,7 +227,7 @@ func TestCopyBlockErrors(t *testing.T) {
 	_ = errors.As(err, &fe)
 }
 
-// Fields promoted from an embedded struct land at their offset in the outer struct; those
+// columnFields promoted from an embedded struct land at their offset in the outer struct; those
 // promoted through an embedded pointer are not mapped.
 func TestFieldsPromoted(t *testing.T) {
 	type Inner struct {

@@ -20,7 +20,7 @@ func TestBudget(t *testing.T) {
 	if err := r.Charge("test rows", 60<<10); err != nil {
 		t.Fatal(err)
 	}
-	if got := r.BudgetUsed(); got != 60<<10 {
+	if got := r.budgetUsed(); got != 60<<10 {
 		t.Fatalf("used %d, want %d", got, 60<<10)
 	}
 	var le *LimitError
@@ -37,8 +37,8 @@ func TestBudget(t *testing.T) {
 		t.Fatalf("ReadFull past the budget: %v", err)
 	}
 	r.ClearBudget()
-	if err := r.Charge("test rows", 1<<40); err != nil || r.BudgetUsed() != 0 {
-		t.Fatalf("after ClearBudget: %v, used %d", err, r.BudgetUsed())
+	if err := r.Charge("test rows", 1<<40); err != nil || r.budgetUsed() != 0 {
+		t.Fatalf("after ClearBudget: %v, used %d", err, r.budgetUsed())
 	}
 	if err := r.ReadFull(big); err != nil {
 		t.Fatal(err)

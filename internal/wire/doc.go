@@ -7,7 +7,7 @@
 // Both package nativeproto (packets) and package columns (column data) read and write the same
 // primitive encodings, often within one packet: a Data packet is a nativeproto header followed by
 // columns' bodies on the same stream. The reader and writer therefore live below both, here, and
-// know nothing of packets or column types; columns re-exports them under their historical names
+// know nothing of packets or column types; columns re-exports them under the names its public API uses
 // (columns.Reader, columns.Writer, columns.NewReader, ...) as aliases, so the two names denote the
 // same types.
 //

@@ -52,7 +52,7 @@ type budget struct {
 
 // ReadHinter is implemented by a source that can be told how many bytes the reads about to
 // follow wait for (internal/chconn's TCP socket, through SO_RCVLOWAT on Linux). A Reader hints
-// only reads of at least HintMin bytes going straight into the caller's slice, before every
+// only reads of at least hintMin bytes going straight into the caller's slice, before every
 // Read of the source with the bytes still missing (never more than the read needs, so a hint
 // cannot make a read wait for bytes the peer will not send), and calls HintRead(0) when the
 // read is done. A source ignores hints it cannot use.
@@ -60,9 +60,9 @@ type ReadHinter interface {
 	HintRead(n int)
 }
 
-// HintMin is the smallest read a Reader hints to a ReadHinter source: below it the two calls a
+// hintMin is the smallest read a Reader hints to a ReadHinter source: below it the two calls a
 // hint costs are not repaid.
-const HintMin = 128 << 10
+const hintMin = 128 << 10
 
 // BufferSwapper is implemented by a source that can hand a Reader a whole buffer of fresh input
 // instead of copying it into the Reader's (nativeproto's FrameReader, with a frame it decompressed
@@ -303,7 +303,7 @@ func (r *Reader) ReadFull(p []byte) error {
 		}
 		var m int
 		var err error
-		if r.hinter != nil && len(p) >= HintMin {
+		if r.hinter != nil && len(p) >= hintMin {
 			m, err = r.readHinted(p)
 		} else {
 			m, err = io.ReadFull(r.src, p)
@@ -604,8 +604,8 @@ func (r *Reader) SetNamedBudget(name string, max int64) {
 // ClearBudget turns the budget off.
 func (r *Reader) ClearBudget() { r.budget = budget{} }
 
-// BudgetUsed returns the bytes the budget has counted so far (consumed plus charged), 0 when off.
-func (r *Reader) BudgetUsed() int64 {
+// budgetUsed returns the bytes the budget has counted so far (consumed plus charged), 0 when off.
+func (r *Reader) budgetUsed() int64 {
 	if r.budget.max == 0 {
 		return 0
 	}
@@ -619,7 +619,7 @@ func (r *Reader) Charge(what string, n uint64) error {
 	if r == nil || r.budget.max == 0 || n == 0 {
 		return nil
 	}
-	used := uint64(r.BudgetUsed())
+	used := uint64(r.budgetUsed())
 	if n > uint64(r.budget.max) || used+n > uint64(r.budget.max) {
 		return &LimitError{What: r.budget.name + " (" + what + ")", Value: used + n, Max: uint64(r.budget.max)}
 	}
@@ -632,7 +632,7 @@ func (r *Reader) checkBudget(n int64) error {
 	if r.budget.max == 0 {
 		return nil
 	}
-	if used := r.BudgetUsed() + n; used > r.budget.max {
+	if used := r.budgetUsed() + n; used > r.budget.max {
 		return &LimitError{What: r.budget.name + " (input read)", Value: uint64(used), Max: uint64(r.budget.max)}
 	}
 	return nil

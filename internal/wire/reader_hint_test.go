@@ -28,7 +28,7 @@ func (h *hintRecorder) Read(p []byte) (int, error) {
 // A large ReadFull hints before every Read the bytes still missing, never more, and ends with
 // a hint of 0; small reads are not hinted.
 func TestReadFullHints(t *testing.T) {
-	data := make([]byte, 3*HintMin+100)
+	data := make([]byte, 3*hintMin+100)
 	for i := range data {
 		data[i] = byte(i * 7)
 	}
@@ -74,14 +74,14 @@ func TestReadFullHints(t *testing.T) {
 // and the hint is ended either way.
 func TestReadFullHintsEOF(t *testing.T) {
 	src := &hintRecorder{r: bytes.NewReader(nil)}
-	if err := NewReader(src).ReadFull(make([]byte, HintMin)); err != io.EOF {
+	if err := NewReader(src).ReadFull(make([]byte, hintMin)); err != io.EOF {
 		t.Fatalf("empty source: %v, want io.EOF", err)
 	}
-	if h := src.hints; len(h) != 2 || h[0] != HintMin || h[1] != 0 {
-		t.Fatalf("hints %v, want [%d 0]", h, HintMin)
+	if h := src.hints; len(h) != 2 || h[0] != hintMin || h[1] != 0 {
+		t.Fatalf("hints %v, want [%d 0]", h, hintMin)
 	}
-	src = &hintRecorder{r: bytes.NewReader(make([]byte, HintMin+5))}
-	err := NewReader(src).ReadFull(make([]byte, 2*HintMin))
+	src = &hintRecorder{r: bytes.NewReader(make([]byte, hintMin+5))}
+	err := NewReader(src).ReadFull(make([]byte, 2*hintMin))
 	if !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Fatalf("short source: %v, want io.ErrUnexpectedEOF", err)
 	}
