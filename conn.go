@@ -14,10 +14,9 @@ import (
 // chconn's and chconn's errors into database/sql's (sqlErr); it is used by one goroutine at a
 // time, as database/sql guarantees.
 type conn struct {
-	cc  *chconn.Conn
-	ctr *Connector // what dialed cc: read retries redial through it (retry.go); nil in tests
-
-	read  readRetry    // the open read, for a retry (retry.go)
+	// cc is the native connection; a read retried or an insert resumed on a new one after it
+	// broke replaces it (adopt).
+	cc    *chconn.Conn
 	ahead *aheadBoxing // the read-ahead's boxing state, made once and used by one result at a time
 }
 
@@ -134,8 +133,8 @@ func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, e
 }
 
 // tx is a "transaction" of a connection. It holds the database/sql connection, not its native
-// one: an insert retried on a new native connection (insert_retry.go) replaces c.cc, and the
-// transaction follows.
+// one: an insert retried on a new native connection replaces c.cc (adopt), and the transaction
+// follows.
 type tx struct {
 	c    *conn
 	done bool

@@ -155,9 +155,6 @@ func (r *rows) restart() {
 func (r *rows) Close() error {
 	r.box.Reset()
 	r.nrows = 0
-	if r.c != nil {
-		r.c.readDone()
-	}
 	return sqlErr(r.res.Close())
 }
 

@@ -90,6 +90,11 @@ type Conn struct {
 	settingsChecked bool
 
 	hostname, osUser string
+
+	// hosts and dialer dialed the connection (hosts.go), nil when it was not dialed through a
+	// host set: a read retry or an insert resume dials its replacement with them.
+	hosts  *Hosts
+	dialer Dialer
 }
 
 func newConn(cfg *dsn.Config, nc net.Conn, addr string, log *slog.Logger) *Conn {

@@ -41,6 +41,8 @@ type Result struct {
 	aheadCh   chan aheadResult   // its result
 	spare     *nativeproto.Block // the block it decodes into
 	aheadStop atomic.Bool        // Close wants the read-ahead's result: AheadWork should stop
+
+	read readRetry // the statement, when Read ran it: for a retry (read_retry.go)
 }
 
 // Reset makes r a zero Result again, for another QueryInto. r must have ended (Next returned an
