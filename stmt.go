@@ -113,7 +113,7 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	if s.valuesTail == "" {
 		// One row, arguments in column order: the common case, without allocation. A block
 		// this row completes that could not be sent is retried on a new connection
-		// (insert_retry.go).
+		// (appendFailed).
 		if err := appendArgs(s.ins, args); err != nil {
 			if err = s.c.appendFailed(ctx, s.ins, err); err != nil {
 				return nil, err
