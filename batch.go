@@ -65,6 +65,7 @@ type Batch struct {
 	ins  *chconn.Insert
 	c    *conn             // takes the insert's new connection after a retry (adopt); nil when detached
 	plan *structAppendPlan // the struct mapping of the last AppendStructs
+	ctx  context.Context   // PrepareBatch's: it bounds the resumes of Flush and AppendStructs
 }
 
 // PrepareBatch starts an insert (see Conn).
@@ -73,7 +74,7 @@ func (c *conn) PrepareBatch(ctx context.Context, query string) (*Batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Batch{ins: ins, c: c}, nil
+	return &Batch{ins: ins, c: c, ctx: ctx}, nil
 }
 
 // NumColumns returns the number of columns.
@@ -115,7 +116,7 @@ func (b *Batch) Flush() error {
 	if b.ins.Done() {
 		return ErrClosed
 	}
-	return b.c.flushInsert(b.ins.Context(), b.ins)
+	return b.c.flushInsert(b.ctx, b.ins)
 }
 
 // Send sends the buffered rows and finishes the insert. An error ends the Batch either way: a

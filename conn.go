@@ -125,10 +125,9 @@ func (c *conn) Begin() (driver.Tx, error) {
 // BeginTx starts a "transaction": ClickHouse has none, so it only scopes batched prepared inserts,
 // which Commit sends and Rollback cancels.
 func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	if err := c.cc.Begin(); err != nil {
+	if err := c.cc.BeginTx(); err != nil {
 		return nil, sqlErr(err)
 	}
-	c.cc.SetInTx(true)
 	return &tx{c: c}, nil
 }
 
@@ -140,40 +139,24 @@ type tx struct {
 	done bool
 }
 
-// Commit sends the rows of the open insert and finishes it.
+// Commit sends the rows of the open insert and finishes it (a Batch is sent by its Send only).
 func (t *tx) Commit() error {
-	cc := t.c.cc
-	cc.AwaitDrain()
 	if t.done {
 		return ErrClosed
 	}
 	t.done = true
-	cc.SetInTx(false)
-	if ins := cc.OpenInsertState(); ins != nil {
-		if ins.Batch() {
-			return ins.OpenError() // a Batch is sent by its Send only
-		}
-		return t.c.finishInsert(context.Background(), ins)
-	}
-	return nil
+	cc, err := t.c.cc.Commit(context.Background())
+	t.c.adopt(cc)
+	return sqlErr(err)
 }
 
 // Rollback cancels the open insert: rows not yet sent are dropped.
 func (t *tx) Rollback() error {
-	cc := t.c.cc
-	cc.AwaitDrain()
 	if t.done {
 		return ErrClosed
 	}
 	t.done = true
-	cc.SetInTx(false)
-	if ins := cc.OpenInsertState(); ins != nil && !ins.Batch() {
-		ins.Abort()
-	}
-	if cc.Bad() {
-		return driver.ErrBadConn
-	}
-	return nil
+	return sqlErr(t.c.cc.Rollback())
 }
 
 // Ping checks the connection (see chconn.Conn.Ping: the first Ping of a connection whose DSN has

@@ -46,9 +46,6 @@ func (c *Conn) StartInsert(ctx context.Context, query string, opts *Options, bat
 // Conn returns the connection the insert is on (another one after a Resume).
 func (ins *Insert) Conn() *Conn { return ins.c }
 
-// Context returns the context the insert was opened with, which bounds a Batch's resumes.
-func (ins *Insert) Context() context.Context { return ins.ctx }
-
 // FlushContext is Flush, resumed on a new connection when the block's send leaves the insert
 // unconfirmed (see resumeAfter); ctx bounds the retry.
 func (ins *Insert) FlushContext(ctx context.Context) error {
