@@ -16,7 +16,7 @@ import (
 	"github.com/chnative/chnative/nativeproto"
 )
 
-// Insert retries (insert_retry.go, internal/chconn/insert_retry.go), against fake servers that
+// Insert retries (internal/chconn: insert_failover.go, insert_retry.go), against fake servers that
 // take inserts: one hangs up after some blocks, or answers the end of the data with an exception,
 // and another records the bytes of every block it gets. The cluster tests kill real replicas.
 

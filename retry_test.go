@@ -11,9 +11,10 @@ import (
 	"github.com/chnative/chnative/internal/faketest"
 )
 
-// Read retries and host back-off (retry.go, failover.go), against fake servers: a connection
-// cut at an exact point of an answer, or a host that accepts and hangs up, is what a real
-// server does not do on cue. The cluster tests (conformance) kill real replicas.
+// Read retries and host back-off (internal/chconn: read_retry.go, hosts.go) through
+// database/sql, against fake servers: a connection cut at an exact point of an answer, or a host
+// that accepts and hangs up, is what a real server does not do on cue. The cluster tests
+// (conformance) kill real replicas.
 
 // answerServer answers every query with answer(query number on this server, counted from 0),
 // then hangs up when cut is true.
