@@ -22,25 +22,27 @@ import (
 // attempt sends the same options; the query id follows their policy on each (theirs, else a
 // new one).
 
-// readRetry is what running a read again needs, kept in its Result while it is open.
+// readRetry is what running a read again needs, kept on the connection while its result is
+// open.
 type readRetry struct {
 	ctx   context.Context
 	body  string
 	opts  *Options
-	tries int // retries made so far
+	tries int     // retries made so far
+	res   *Result // the result it reads into (its Close forgets the read)
 }
 
 // Read runs the read body into res (a zero Result) with opts (nil: none), retrying on a new connection while it fails before its header as the design note
 // says. It returns the connection the result reads from (c, or the one that replaced it, c then
 // being closed), also on an error.
 func (c *Conn) Read(ctx context.Context, body string, opts *Options, res *Result) (*Conn, error) {
-	res.read = readRetry{ctx: ctx, body: body, opts: opts}
+	c.read = readRetry{ctx: ctx, body: body, opts: opts, res: res}
 	for {
 		err := res.start(c)
 		if err == nil {
 			return c, nil
 		}
-		next, ok := res.retry(c, err)
+		next, ok := c.retryRead(res, err)
 		if !ok {
 			return c, err
 		}
@@ -54,7 +56,7 @@ func (c *Conn) Read(ctx context.Context, body string, opts *Options, res *Result
 func (r *Result) Rerun(err error) (*Conn, bool) {
 	c := r.c
 	for {
-		next, ok := r.retry(c, err)
+		next, ok := c.retryRead(r, err)
 		if !ok {
 			return c, false
 		}
@@ -65,23 +67,25 @@ func (r *Result) Rerun(err error) (*Conn, bool) {
 	}
 }
 
-// start sends r's read on c, r made a zero Result but for its read.
+// start sends c's read on c into r, made a zero Result.
 func (r *Result) start(c *Conn) error {
-	rr := r.read
-	*r = Result{read: rr}
-	return c.QueryInto(rr.ctx, rr.body, rr.opts, r)
+	*r = Result{}
+	return c.QueryInto(c.read.ctx, c.read.body, c.read.opts, r)
 }
 
-// retry reports whether r's read, failed with err on c, is to be run again; if so, it returns
-// the new connection that replaced c.
-func (r *Result) retry(c *Conn, err error) (*Conn, bool) {
-	rr := &r.read
+// retryRead reports whether c's read into res, failed with err, is to be run again; if so, it
+// returns the new connection that replaced c, which took the read over.
+func (c *Conn) retryRead(res *Result, err error) (*Conn, bool) {
+	if c == nil {
+		return nil, false
+	}
+	rr := &c.read
 	// The context's end first, by the error too: a socket deadline can fire a moment before the
 	// context's own timer, and the failure is then the context's, with the cancel and drain
 	// running in the background (drain.go), which may be marking the connection bad right now:
 	// Bad is read only when no drain can run.
 	var ex *Exception
-	if c == nil || c.hosts == nil || rr.ctx == nil || rr.ctx.Err() != nil || isContextErr(err) || errors.As(err, &ex) ||
+	if c.hosts == nil || rr.res != res || rr.ctx == nil || rr.ctx.Err() != nil || isContextErr(err) || errors.As(err, &ex) ||
 		rr.tries >= c.cfg.ReadRetries || c.inTx || !sqltext.IsReadOnly(rr.body) || !c.bad || !IsTransport(err) {
 		return nil, false
 	}
@@ -91,6 +95,7 @@ func (r *Result) retry(c *Conn, err error) (*Conn, bool) {
 	if derr != nil {
 		return nil, false
 	}
+	cc.read, c.read = *rr, readRetry{} // the new connection runs the read now
 	c.replaceBy(cc)
 	return cc, true
 }

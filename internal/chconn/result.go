@@ -41,8 +41,6 @@ type Result struct {
 	aheadCh   chan aheadResult   // its result
 	spare     *nativeproto.Block // the block it decodes into
 	aheadStop atomic.Bool        // Close wants the read-ahead's result: AheadWork should stop
-
-	read readRetry // the statement, when Read ran it: for a retry (read_retry.go)
 }
 
 // Reset makes r a zero Result again, for another QueryInto. r must have ended (Next returned an
@@ -339,6 +337,9 @@ func (r *Result) Fail(err error) error {
 
 // Close ends the result: an unfinished query is cancelled and drained.
 func (r *Result) Close() error {
+	if r.c != nil && r.c.read.res == r {
+		r.c.read = readRetry{} // no retry after Close (read_retry.go)
+	}
 	if r.done {
 		return nil
 	}
