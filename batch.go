@@ -58,11 +58,14 @@ type Conn interface {
 // When a block's send or Send fails because the connection or its replica failed, the Batch is
 // resumed on a new connection to another host and goes on as if nothing had happened, or ends
 // with an *InsertUnconfirmedError: see InsertUnconfirmedError for when, and for what it
-// guarantees.
+// guarantees. The context given to PrepareBatch bounds the resumes of the blocks Append,
+// AppendStructs and Flush send (once it has ended, a failed block is not resumed); SendContext's
+// bounds those of Send.
 type Batch struct {
 	ins  *chconn.Insert
-	c    *conn             // for a retry on a new connection (insert_retry.go); nil when detached
+	c    *conn             // takes the insert's new connection after a retry (adopt); nil when detached
 	plan *structAppendPlan // the struct mapping of the last AppendStructs
+	ctx  context.Context   // PrepareBatch's: it bounds the resumes of Flush and AppendStructs
 }
 
 // PrepareBatch starts an insert (see Conn).
@@ -71,8 +74,7 @@ func (c *conn) PrepareBatch(ctx context.Context, query string) (*Batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	ins.Retrier = c
-	return &Batch{ins: ins, c: c}, nil
+	return &Batch{ins: ins, c: c, ctx: ctx}, nil
 }
 
 // NumColumns returns the number of columns.
@@ -93,9 +95,15 @@ func (b *Batch) Block() *nativeproto.Block { return b.ins.Block() }
 // value that does not convert fails this call only, with a *ColumnError naming the column and the
 // row; rows appended before stay. Passing values as ...any boxes them in the caller, usually one
 // allocation per number or string: Column(i) typed appends and AppendStructs make none per row.
-// (A failed block's send is resumed through the insert's Retrier, b's connection: Append stays
-// one call a row.)
-func (b *Batch) Append(values ...any) error { return b.ins.Append(values) }
+// (A failed block's send is resumed inside the insert, under PrepareBatch's context: Append
+// stays one call a row.)
+func (b *Batch) Append(values ...any) error {
+	err := b.ins.Append(values)
+	if b.c != nil && b.ins.Conn() != b.c.cc {
+		b.c.adopt(b.ins.Conn()) // a block's send was resumed on a new connection
+	}
+	return err
+}
 
 // Rows returns the number of rows buffered and not yet sent.
 func (b *Batch) Rows() int { return b.ins.Block().Rows() }
@@ -108,7 +116,7 @@ func (b *Batch) Flush() error {
 	if b.ins.Done() {
 		return ErrClosed
 	}
-	return b.c.flushInsert(context.Background(), b.ins)
+	return b.c.flushInsert(b.ctx, b.ins)
 }
 
 // Send sends the buffered rows and finishes the insert. An error ends the Batch either way: a
@@ -132,7 +140,7 @@ func (b *Batch) Abort() { b.ins.Abort() }
 // Blocks is a result read one block of typed columns at a time.
 type Blocks struct {
 	res   chconn.Result // filled in place by chconn.Conn.QueryInto; never copied
-	c     *conn         // for a read retry (retry.go)
+	c     *conn         // takes the result's new connection after a read retry (rerun)
 	block *nativeproto.Block
 	err   error
 	first bool
@@ -214,6 +222,5 @@ func (b *Blocks) Err() error { return b.err }
 
 // Close ends the result, cancelling the query if it has not been read to its end.
 func (b *Blocks) Close() error {
-	b.c.readDone()
 	return sqlErr(b.res.Close())
 }

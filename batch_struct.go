@@ -1,7 +1,6 @@
 package chnative
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -39,7 +38,7 @@ func AppendStructs[T any](b *Batch, rows []T) error {
 		}
 		done += n
 		if ins.Room() == 0 {
-			if err := b.c.flushInsert(context.Background(), ins); err != nil {
+			if err := b.c.flushInsert(b.ctx, ins); err != nil {
 				return err
 			}
 		}

@@ -14,10 +14,9 @@ import (
 // chconn's and chconn's errors into database/sql's (sqlErr); it is used by one goroutine at a
 // time, as database/sql guarantees.
 type conn struct {
-	cc  *chconn.Conn
-	ctr *Connector // what dialed cc: read retries redial through it (retry.go); nil in tests
-
-	read  readRetry    // the open read, for a retry (retry.go)
+	// cc is the native connection; a read retried or an insert resumed on a new one after it
+	// broke replaces it (adopt).
+	cc    *chconn.Conn
 	ahead *aheadBoxing // the read-ahead's boxing state, made once and used by one result at a time
 }
 
@@ -126,55 +125,38 @@ func (c *conn) Begin() (driver.Tx, error) {
 // BeginTx starts a "transaction": ClickHouse has none, so it only scopes batched prepared inserts,
 // which Commit sends and Rollback cancels.
 func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	if err := c.cc.Begin(); err != nil {
+	if err := c.cc.BeginTx(); err != nil {
 		return nil, sqlErr(err)
 	}
-	c.cc.SetInTx(true)
 	return &tx{c: c}, nil
 }
 
 // tx is a "transaction" of a connection. It holds the database/sql connection, not its native
-// one: an insert retried on a new native connection (insert_retry.go) replaces c.cc, and the
-// transaction follows.
+// one: an insert retried on a new native connection replaces c.cc (adopt), and the transaction
+// follows.
 type tx struct {
 	c    *conn
 	done bool
 }
 
-// Commit sends the rows of the open insert and finishes it.
+// Commit sends the rows of the open insert and finishes it (a Batch is sent by its Send only).
 func (t *tx) Commit() error {
-	cc := t.c.cc
-	cc.AwaitDrain()
 	if t.done {
 		return ErrClosed
 	}
 	t.done = true
-	cc.SetInTx(false)
-	if ins := cc.OpenInsertState(); ins != nil {
-		if ins.Batch() {
-			return ins.OpenError() // a Batch is sent by its Send only
-		}
-		return t.c.finishInsert(context.Background(), ins)
-	}
-	return nil
+	cc, err := t.c.cc.Commit(context.Background())
+	t.c.adopt(cc)
+	return sqlErr(err)
 }
 
 // Rollback cancels the open insert: rows not yet sent are dropped.
 func (t *tx) Rollback() error {
-	cc := t.c.cc
-	cc.AwaitDrain()
 	if t.done {
 		return ErrClosed
 	}
 	t.done = true
-	cc.SetInTx(false)
-	if ins := cc.OpenInsertState(); ins != nil && !ins.Batch() {
-		ins.Abort()
-	}
-	if cc.Bad() {
-		return driver.ErrBadConn
-	}
-	return nil
+	return sqlErr(t.c.cc.Rollback())
 }
 
 // Ping checks the connection (see chconn.Conn.Ping: the first Ping of a connection whose DSN has

@@ -104,6 +104,8 @@
 //	struct mapping         structs.go, batch_struct.go over internal/structmap
 //	query options          options.go (With*), applied in internal/chconn/options.go and send.go
 //	cancel and drain       internal/chconn/cancel.go and drain.go
+//	failover and retries   internal/chconn/hosts.go (host set, back-off), read_retry.go,
+//	                       insert_failover.go (when to resume) and insert_retry.go (Resume)
 //	Go 1.27 scanning       rows_go127.go
 //	the byte reader/writer internal/wire
 //

@@ -10,9 +10,9 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"sync/atomic"
 
 	"github.com/chnative/chnative/dsn"
+	"github.com/chnative/chnative/internal/chconn"
 )
 
 // DriverName is the name chnative registers with database/sql.
@@ -110,9 +110,8 @@ func poolKeysError(cfg *dsn.Config) error {
 
 // Connector opens connections for one configuration.
 type Connector struct {
-	cfg    *dsn.Config
-	next   atomic.Uint64 // round robin position
-	health hostHealth    // hosts backing off (failover.go)
+	cfg   *dsn.Config
+	hosts *chconn.Hosts // the hosts, their health and the open strategy
 	// poolApplied: OpenDB applied the configuration's pool limits to its *sql.DB.
 	poolApplied bool
 	// debugLog is where debug=true logs when the configuration has no Logger.
@@ -149,7 +148,7 @@ func NewConnector(cfg *dsn.Config) (driver.Connector, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	c := &Connector{cfg: cfg}
+	c := &Connector{cfg: cfg, hosts: chconn.NewHosts(cfg)}
 	if cfg.Debug {
 		c.debugLog = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
@@ -175,16 +174,20 @@ func (c *Connector) Config() *dsn.Config { return c.cfg.Clone() }
 
 // Connect opens a connection, trying the configured addresses in the order the
 // connection_open_strategy says, passing over hosts that back off after failing
-// (dsn.Config.HostBackoff), and failing over on dial and handshake errors.
+// (dsn.Config.HostBackoff: 1 s after a host's first failure, doubling up to it; a host that
+// answers is trusted again at once; when every host backs off, all are tried, soonest back
+// first), and failing over on dial and handshake errors (chconn.Hosts). A read retried or an
+// insert resumed after its connection broke dials its new connection the same way, to another
+// host first.
 func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	if !c.poolApplied {
 		if err := poolKeysError(c.cfg); err != nil {
 			return nil, err // sql.OpenDB(NewConnector(cfg)) with pool limits nothing applies
 		}
 	}
-	cc, err := c.dial(ctx, "")
+	cc, err := c.hosts.Dial(ctx, chconn.Dialer{TLS: c.TLS, Dial: c.Dialer, Log: c.logger()}, "")
 	if err != nil {
 		return nil, err
 	}
-	return &conn{cc: cc, ctr: c}, nil
+	return &conn{cc: cc}, nil
 }

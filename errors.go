@@ -48,3 +48,10 @@ var ErrClosed = chconn.ErrClosed
 // a connection where a Batch is still open: a Batch is inserted only by its Send, never by the
 // next statement. Send or Abort it first.
 var ErrBatchOpen = chconn.ErrBatchOpen
+
+// TransportError marks a failure of the connection itself (field Err, the cause): the socket
+// ended, was reset or refused, timed out (not by the caller's context), or a compressed frame
+// failed its checksum. It is found with errors.As inside the *ProtocolError the call returns.
+// Only such a failure is retried (read_retries, insert_retries); an answer that breaks the
+// protocol (a *ProtocolError without it) is returned at once and its connection closed.
+type TransportError = chconn.TransportError

@@ -16,7 +16,7 @@ import (
 	"github.com/chnative/chnative/nativeproto"
 )
 
-// Insert retries (insert_retry.go, internal/chconn/insert_retry.go), against fake servers that
+// Insert retries (internal/chconn: insert_failover.go, insert_retry.go), against fake servers that
 // take inserts: one hangs up after some blocks, or answers the end of the data with an exception,
 // and another records the bytes of every block it gets. The cluster tests kill real replicas.
 
@@ -543,4 +543,59 @@ func TestInsertDeduplicationToken(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A block that an Append sends and that fails is resumed under the context PrepareBatch got (the
+// caller's), not a background one: once that context has ended the Batch is not resumed, and
+// the Append says why; while it lives, the Append goes on on the second host.
+func TestBatchRetryUnderPrepareContext(t *testing.T) {
+	const per, rows = 10, 100
+	for _, ended := range []bool{false, true} {
+		t.Run(fmt.Sprint("ended=", ended), func(t *testing.T) {
+			a := newInsertHost(t, &insertHost{cut: cutFirst(1)})
+			b := newInsertHost(t, &insertHost{})
+			db := openAt(t, []string{a.addr(), b.addr()}, "read_timeout=5s", "insert_retries=2", fmt.Sprint("insert_block_rows=", per))
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			c, err := db.Conn(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			err = c.Raw(func(dc any) error {
+				pctx, pcancel := context.WithCancel(ctx)
+				defer pcancel()
+				bt, err := dc.(Conn).PrepareBatch(pctx, "INSERT INTO t (id, s)")
+				if err != nil {
+					return err
+				}
+				if ended {
+					pcancel()
+				}
+				// The first block reaches a, which hangs up; a later block's write fails (the
+				// pauses let the hang-up arrive).
+				for i := range rows {
+					if i > 0 && i%per == 0 {
+						time.Sleep(50 * time.Millisecond)
+					}
+					if err := bt.Append(uint64(i), rowText(i)); err != nil {
+						bt.Abort()
+						return err
+					}
+				}
+				return bt.SendContext(ctx)
+			})
+			var ue *InsertUnconfirmedError
+			switch {
+			case !ended && err != nil:
+				t.Fatalf("the Batch was not resumed under its live context: %v", err)
+			case !ended:
+				if _, _, blocks := b.got(); len(blocks) != rows/per {
+					t.Fatalf("the second host got %d blocks, want %d", len(blocks), rows/per)
+				}
+			case !errors.As(err, &ue) || ue.Reason != "the context ended":
+				t.Fatalf("the Batch's context had ended: got %v, want an *InsertUnconfirmedError for the context's end", err)
+			}
+		})
+	}
 }

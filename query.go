@@ -98,7 +98,7 @@ func (c *conn) exec(ctx context.Context, query, body string, params map[string]s
 }
 
 // openInsert starts a native insert with the options of ctx, on a new connection to another
-// host when the connection or replica fails before the insert is open (see reopenInsert).
+// host when the connection or replica fails before the insert is open (chconn.Conn.StartInsert).
 func (c *conn) openInsert(ctx context.Context, query string, batch bool) (*chconn.Insert, error) {
 	body := query // options reads the text only to type WithParameters' values
 	if len(parametersFrom(ctx)) > 0 {
@@ -108,12 +108,9 @@ func (c *conn) openInsert(ctx context.Context, query string, batch bool) (*chcon
 	if err != nil {
 		return nil, err
 	}
-	for tries := 1; ; tries++ {
-		ins, err := c.cc.OpenInsert(ctx, query, opts, batch)
-		if err == nil || !c.reopenInsert(ctx, err, tries) {
-			return ins, sqlErr(err)
-		}
-	}
+	cc, ins, err := c.cc.StartInsert(ctx, query, opts, batch)
+	c.adopt(cc)
+	return ins, sqlErr(err)
 }
 
 // insertRows inserts the given rows as one native insert.

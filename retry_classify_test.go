@@ -15,7 +15,7 @@ import (
 	"github.com/chnative/chnative/nativeproto"
 )
 
-// Which failures are retried (retry.go, insert_retry.go, internal/chconn's TransportError):
+// Which failures are retried (internal/chconn: read_retry.go, insert_failover.go, TransportError):
 // fake servers that count how many times a statement reached them. A transport failure (the
 // socket ended, was reset, timed out, a frame failed its checksum) is run again while
 // read_retries or insert_retries allow; an answer that breaks the protocol is returned at once,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -12,9 +11,10 @@ import (
 	"github.com/chnative/chnative/internal/faketest"
 )
 
-// Read retries and host back-off (retry.go, failover.go), against fake servers: a connection
-// cut at an exact point of an answer, or a host that accepts and hangs up, is what a real
-// server does not do on cue. The cluster tests (conformance) kill real replicas.
+// Read retries and host back-off (internal/chconn: read_retry.go, hosts.go) through
+// database/sql, against fake servers: a connection cut at an exact point of an answer, or a host
+// that accepts and hangs up, is what a real server does not do on cue. The cluster tests
+// (conformance) kill real replicas.
 
 // answerServer answers every query with answer(query number on this server, counted from 0),
 // then hangs up when cut is true.
@@ -229,43 +229,3 @@ func TestHostBackoff(t *testing.T) {
 		t.Errorf("host_backoff=0: the failing host was dialed %d times for 5 connections, want 5", got)
 	}
 }
-
-func TestHostHealthOrder(t *testing.T) {
-	var h hostHealth
-	now := time.Unix(1000, 0)
-	addrs := []string{"a", "b", "c", "d"}
-	if got, passed := h.order(addrs, 1, now); passed != 0 || !equalStrings(got, []string{"b", "c", "d", "a"}) {
-		t.Errorf("no failures: %v (%d passed)", got, passed)
-	}
-	if w := h.failed("c", 30*time.Second, now); w != time.Second {
-		t.Errorf("first back-off %v, want 1s", w)
-	}
-	h.failed("b", 30*time.Second, now)
-	if w := h.failed("b", 30*time.Second, now); w != 2*time.Second {
-		t.Errorf("second back-off %v, want 2s", w)
-	}
-	got, passed := h.order(addrs, 0, now)
-	if passed != 2 || !equalStrings(got, []string{"a", "d", "c", "b"}) {
-		t.Errorf("backing off: %v (%d passed), want [a d c b] (c is back first)", got, passed)
-	}
-	// After its back-off, c is in the rotation again; b still waits.
-	got, passed = h.order(addrs, 0, now.Add(1500*time.Millisecond))
-	if passed != 1 || !equalStrings(got, []string{"a", "c", "d", "b"}) {
-		t.Errorf("after 1.5 s: %v (%d passed)", got, passed)
-	}
-	for range 40 {
-		h.failed("d", 30*time.Second, now)
-	}
-	if w := h.failed("d", 30*time.Second, now); w != 30*time.Second {
-		t.Errorf("capped back-off %v, want 30s", w)
-	}
-	h.answered("b")
-	if got, _ := h.order(addrs, 0, now); got[1] != "b" {
-		t.Errorf("b answered but still backs off: %v", got)
-	}
-	if w := h.failed("a", 0, now); w != 0 {
-		t.Errorf("host_backoff=0 gave a back-off of %v", w)
-	}
-}
-
-func equalStrings(a, b []string) bool { return slices.Equal(a, b) }

@@ -18,7 +18,7 @@ import (
 // block.
 type rows struct {
 	res   chconn.Result      // filled in place by chconn.Conn.QueryInto; never copied
-	c     *conn              // for a read retry (retry.go); nil for a statement's empty rows
+	c     *conn              // takes the result's new connection after a read retry (rerun); nil for a statement's empty rows
 	block *nativeproto.Block // the current block
 	row   int                // the next row of block to read
 	cur   int                // the current row, after advance
@@ -155,9 +155,6 @@ func (r *rows) restart() {
 func (r *rows) Close() error {
 	r.box.Reset()
 	r.nrows = 0
-	if r.c != nil {
-		r.c.readDone()
-	}
 	return sqlErr(r.res.Close())
 }
 

@@ -113,7 +113,7 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	if s.valuesTail == "" {
 		// One row, arguments in column order: the common case, without allocation. A block
 		// this row completes that could not be sent is retried on a new connection
-		// (insert_retry.go).
+		// (appendFailed).
 		if err := appendArgs(s.ins, args); err != nil {
 			if err = s.c.appendFailed(ctx, s.ins, err); err != nil {
 				return nil, err
@@ -134,11 +134,8 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 			s.vals = append(s.vals, a.Value)
 		}
 		if err := s.ins.Append(s.vals); err != nil {
-			if s.ins.Unconfirmed() != nil {
-				if err = s.c.appendFailed(ctx, s.ins, err); err == nil {
-					continue // the block went out again on a new connection
-				}
-				return nil, err
+			if err = s.c.appendFailed(ctx, s.ins, err); err == nil {
+				continue // the block went out again on a new connection
 			}
 			if s.ins.Sent() == sent {
 				// The Exec fails whole: drop the rows of its earlier tuples too.

@@ -90,6 +90,14 @@ type Conn struct {
 	settingsChecked bool
 
 	hostname, osUser string
+
+	// hosts and dialer dialed the connection (hosts.go), nil when it was not dialed through a
+	// host set: a read retry or an insert resume dials its replacement with them.
+	hosts  *Hosts
+	dialer Dialer
+	// read is the statement Read runs, kept while its result is open for a retry on another
+	// connection (read_retry.go), which takes it over.
+	read readRetry
 }
 
 func newConn(cfg *dsn.Config, nc net.Conn, addr string, log *slog.Logger) *Conn {

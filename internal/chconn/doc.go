@@ -14,6 +14,9 @@
 //	blocks.go     the blocks kept from query to query, one owner and one rule, and their bound
 //	insert.go     Insert: a native INSERT, rows appended into typed columns, sent in blocks
 //	insert_retry.go  the sent blocks kept until confirmed, Resume on another connection
+//	insert_failover.go  when an insert is reopened or resumed on another host (StartInsert, Send)
+//	hosts.go      Hosts: the host set, its health, the open strategy, back-off and fail-over
+//	read_retry.go  Read and Rerun: a read run again on another host before its first row
 //	cancel.go     classifying failures, Cancel and the drain that keeps the stream in step
 //	drain.go      the drain of a cancelled query off the caller's path
 //	deadline.go   context watching and socket deadlines

@@ -38,9 +38,9 @@ type Insert struct {
 
 	retry insertRetry // the kept packets and the state of a retry (insert_retry.go)
 
-	// Retrier, when set, resumes the insert when a block EndRow sends fails (a Batch's Append);
-	// callers that handle that failure themselves leave it nil.
-	Retrier Retrier
+	// ctx is the context the insert was opened with: a Batch's Append resumes the insert under
+	// it (flushFailed), having none of its own.
+	ctx context.Context
 }
 
 // OpenInsert sends the INSERT (query, to which insertBody adds VALUES when it has no data
@@ -61,7 +61,7 @@ func (c *Conn) OpenInsert(ctx context.Context, query string, opts *Options, batc
 	if err != nil {
 		return nil, err
 	}
-	ins := &Insert{c: c, query: query, opts: opts, block: header, maxRows: c.insertBlockSize(),
+	ins := &Insert{c: c, ctx: ctx, query: query, opts: opts, block: header, maxRows: c.insertBlockSize(),
 		maxBytes: c.cfg.InsertBlockBytes, batch: batch}
 	if ins.maxRows <= 0 {
 		ins.maxRows = 1_000_000
@@ -180,20 +180,6 @@ func (ins *Insert) Room() int {
 	}
 	perRow := max(n/int64(rows), 1)
 	return int(min(int64(room), (limit-n)/perRow/2+1))
-}
-
-// Retrier resumes an insert whose block could not be sent (the root's connection, for a Batch).
-type Retrier interface {
-	RetryInsert(ins *Insert, err error) error
-}
-
-// flushFailed hands a Flush failure of an unconfirmed insert to its Retrier, if it has one. (The
-// retry is here rather than in the caller so that the caller's Append stays a single call.)
-func (ins *Insert) flushFailed(err error) error {
-	if ins.Retrier != nil && ins.Unconfirmed() != nil {
-		return ins.Retrier.RetryInsert(ins, err)
-	}
-	return err
 }
 
 // FailRow drops the values columns [0, i) took for the row being appended, which column i

@@ -25,8 +25,8 @@ import (
 // deduplication (insert_deduplicate, on by default; or the blocks' insert_deduplication_token
 // suffixes _0, _1, ...) drops the blocks the failed attempt had committed, and inserts the rest.
 // The rows appended and not yet sent stay in the insert's block, untouched. An insert whose
-// packets passed the bound drops its copies at once and can no longer be resumed. The
-// adapter (the root's insert_retry.go) decides when to resume and what the caller is told.
+// packets passed the bound drops its copies at once and can no longer be resumed.
+// insert_failover.go decides when to resume and what the caller is told.
 
 // retryableInsertCodes are the server exceptions after which an insert is unconfirmed and may be
 // resumed on another replica: each says "this replica or its connections failed", never "your

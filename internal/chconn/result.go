@@ -337,6 +337,9 @@ func (r *Result) Fail(err error) error {
 
 // Close ends the result: an unfinished query is cancelled and drained.
 func (r *Result) Close() error {
+	if r.c != nil && r.c.read.res == r {
+		r.c.read = readRetry{} // no retry after Close (read_retry.go)
+	}
 	if r.done {
 		return nil
 	}

@@ -2,10 +2,6 @@ package chnative
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"log/slog"
-	"time"
 
 	"github.com/chnative/chnative/internal/chconn"
 )
@@ -31,7 +27,7 @@ import (
 // answered an exception that blames the replica rather than the data (32 ATTEMPT_TO_READ_AFTER_EOF
 // from a Distributed insert's shard, 209 SOCKET_TIMEOUT, 210
 // NETWORK_ERROR, 225 NO_ZOOKEEPER, 242 TABLE_IS_READ_ONLY, 279 ALL_CONNECTION_TRIES_FAILED, 319
-// UNKNOWN_STATUS_OF_INSERT, 999 KEEPER_EXCEPTION), the host backs off (see Connector), a new
+// UNKNOWN_STATUS_OF_INSERT, 999 KEEPER_EXCEPTION), the host backs off (see Connector.Connect), a new
 // connection is dialed to another host first, the same INSERT is opened there with the same
 // options (query id policy, settings, WithDeduplicationToken), its table header is checked
 // against the first one, and every block sent so far is sent again, the same bytes in the same
@@ -83,166 +79,68 @@ import (
 // insert is confirmed only once the shards have it.
 type InsertUnconfirmedError = chconn.InsertUnconfirmedError
 
-// RetryInsert is the chconn.Retrier of a Batch's insert: a block sent by an Append failed.
-func (c *conn) RetryInsert(ins *chconn.Insert, err error) error {
-	return c.retryInsert(context.Background(), ins, err)
-}
+// The native insert's steps with their retries (internal/chconn's insert_failover.go decides);
+// after each, the connection takes the insert's native connection, a new one after a retry.
 
-// appendFailed handles the error of an append that may have sent a block (Batch.Append,
-// AppendStructs, a prepared insert's Exec): a block whose send failed is retried as retryInsert
-// allows, and then the append has succeeded (the block was in the packets sent again); any other
-// error (a value a column refused) is returned as it is. ctx bounds the retry. c may be nil (a
-// detached Batch).
+// appendFailed handles the error of an append that may have sent a block (AppendStructs, a
+// prepared insert's Exec): a block whose send failed is resumed as chconn allows, and then the
+// append has succeeded; any other error is returned as it is. ctx bounds the retry. c may be
+// nil (a detached Batch).
 func (c *conn) appendFailed(ctx context.Context, ins *chconn.Insert, err error) error {
-	if c == nil || ins.Unconfirmed() == nil {
+	if c == nil {
 		return err
 	}
-	return c.retryInsert(ctx, ins, err)
+	err = ins.Recover(ctx, err)
+	c.adopt(ins.Conn())
+	return sqlErr(err)
 }
 
-// flushInsert sends ins's buffered rows as one block, retrying as retryInsert allows.
+// flushInsert sends ins's buffered rows as one block, resumed on a new connection as chconn
+// allows.
 func (c *conn) flushInsert(ctx context.Context, ins *chconn.Insert) error {
-	err := ins.Flush()
-	if err == nil || c == nil {
-		return err
+	if c == nil {
+		return ins.Flush()
 	}
-	return c.retryInsert(ctx, ins, err)
+	err := ins.FlushContext(ctx)
+	c.adopt(ins.Conn())
+	return sqlErr(err)
 }
 
 // finishInsert sends ins's last rows and its end and waits for the server's confirmation,
-// resuming it on a new connection and finishing it there as retryInsert allows.
+// resumed on a new connection and finished there as chconn allows.
 func (c *conn) finishInsert(ctx context.Context, ins *chconn.Insert) error {
-	for {
-		err := ins.Finish(ctx)
-		if err == nil || c == nil {
-			return sqlErr(err)
-		}
-		if err := c.retryInsert(ctx, ins, err); err != nil {
-			return err
-		}
+	if c == nil {
+		return sqlErr(ins.Finish(ctx))
+	}
+	err := ins.Send(ctx)
+	c.adopt(ins.Conn())
+	return sqlErr(err)
+}
+
+// adopt makes cc the connection's native connection when a retry replaced the old one (which
+// chconn closed; an open transaction carried over). nil changes nothing.
+func (c *conn) adopt(cc *chconn.Conn) {
+	if cc != nil {
+		c.cc = cc
 	}
 }
 
-// retryInsert is called with err, the failure of a step of ins on c.cc (a block's send or the
-// insert's end). When ins ended unconfirmed and may be retried, it resumes ins on a new
-// connection, which replaces c.cc, and returns nil: the blocks sent so far, the failed one
-// included, went out again, and a failed Finish is to be called again. Otherwise it returns the
-// error for the caller: an *InsertUnconfirmedError when rows may have been committed, err as it
-// is when the server refused the insert or nothing was sent.
-func (c *conn) retryInsert(ctx context.Context, ins *chconn.Insert, err error) error {
-	if ins.Unconfirmed() == nil {
-		var pe *ProtocolError
-		switch {
-		case ins.Sent() == 0:
-		case isContextErr(err):
-			return ins.UnconfirmedError(err, "the context ended")
-		case errors.As(err, &pe):
-			// The server's answer broke the protocol after rows went out: they may have been
-			// committed, and a retry would only get the same answer again.
-			return ins.UnconfirmedError(err, "the server's answer broke the protocol, which is not retried")
-		}
-		return sqlErr(err)
+// runRead runs the read body into res (a zero Result), on a new connection when the first one
+// breaks before the header (see chconn.Conn.Read and dsn.Config.ReadRetries).
+func (c *conn) runRead(ctx context.Context, body string, params map[string]string, res *chconn.Result) error {
+	opts, err := c.options(ctx, params, body)
+	if err != nil {
+		return err
 	}
-	old := c.cc
-	for first := true; ; first = false {
-		reason := c.noInsertRetry(ctx, ins)
-		if reason != "" {
-			ins.Forget()
-			return ins.UnconfirmedError(err, reason)
-		}
-		if first {
-			c.ctr.health.failed(old.Addr(), c.ctr.cfg.HostBackoff, time.Now())
-		}
-		cc, derr := c.ctr.dial(ctx, old.Addr())
-		var rerr error
-		if derr == nil {
-			rerr = ins.Resume(ctx, cc, nil)
-		}
-		attrs := []any{slog.Int("rows_sent", ins.Sent()), slog.Int("kept_bytes", ins.KeptBytes())}
-		if rerr != nil {
-			attrs = append(attrs, slog.Any("resume_error", rerr))
-		}
-		c.logRedial("chnative: insert retried on a new connection", old.Addr(), err, ins.Tries(), cc, derr, attrs...)
-		if derr != nil {
-			ins.Forget()
-			return ins.UnconfirmedError(err, "no new connection: "+derr.Error())
-		}
-		if rerr != nil {
-			_ = cc.Close()
-			c.ctr.health.failed(cc.Addr(), c.ctr.cfg.HostBackoff, time.Now())
-			var hm *chconn.HeaderMismatchError
-			var ue *UnsupportedError
-			if errors.As(rerr, &hm) || errors.As(rerr, &ue) || !retryableInsertErr(rerr) {
-				ins.Forget()
-				return ins.UnconfirmedError(err, rerr.Error())
-			}
-			if ins.Tries() >= c.ctr.cfg.InsertRetries {
-				ins.Forget()
-				return ins.UnconfirmedError(err, "the last retry failed: "+rerr.Error())
-			}
-			continue // another host, while retries remain
-		}
-		c.replaceConn(cc)
-		return nil
-	}
+	cc, err := c.cc.Read(ctx, body, opts, res)
+	c.adopt(cc)
+	return sqlErr(err)
 }
 
-// reopenInsert reports whether an insert whose opening failed with err, before any of its data
-// was sent, is to be opened again (its try-th failure): the connection broke (not by the
-// context's end) or the server answered an exception of the replica's own (see
-// chconn.RetryableInsertCode), and insert_retries allows it. If so, c.cc has been replaced by a
-// new connection to another host first.
-func (c *conn) reopenInsert(ctx context.Context, err error, try int) bool {
-	if c.ctr == nil || try > c.ctr.cfg.InsertRetries || ctx.Err() != nil || isContextErr(err) {
-		return false
-	}
-	if !retryableInsertErr(err) {
-		return false
-	}
-	old := c.cc.Addr()
-	cc, derr := c.ctr.redialAfter(ctx, old)
-	c.logRedial("chnative: insert opened again on a new connection (no data was sent)", old, err, try, cc, derr)
-	if derr != nil {
-		return false
-	}
-	c.replaceConn(cc)
-	return true
-}
-
-// retryableInsertErr reports whether an insert that failed with err may be run again on another
-// connection: a transport failure (chconn.IsTransport), or a server exception that blames the
-// replica (chconn.RetryableInsertCode). Never after an answer that broke the protocol, nor an
-// exception about the data: either would come again.
-func retryableInsertErr(err error) bool {
-	var ex *Exception
-	if errors.As(err, &ex) {
-		return chconn.RetryableInsertCode(ex.Code)
-	}
-	return chconn.IsTransport(err)
-}
-
-// noInsertRetry returns why the unconfirmed ins is not to be retried now, or "".
-func (c *conn) noInsertRetry(ctx context.Context, ins *chconn.Insert) string {
-	switch {
-	case c.ctr == nil:
-		return "the connection has no Connector to dial another"
-	case c.ctr.cfg.InsertRetries == 0:
-		return "insert_retries=0"
-	case ins.Dropped():
-		return fmt.Sprintf("its blocks passed insert_retry_buffer (%d bytes), so their copies were dropped", c.ctr.cfg.InsertRetryBuffer)
-	case ins.Tries() >= c.ctr.cfg.InsertRetries:
-		return fmt.Sprintf("insert_retries=%d used up", c.ctr.cfg.InsertRetries)
-	case ctx.Err() != nil:
-		return "the context ended"
-	case !ins.Resumable():
-		return "nothing kept to send again"
-	case !retryableInsertErr(ins.Unconfirmed()):
-		return "not a transport failure"
-	}
-	return ""
-}
-
-// isContextErr reports whether err is a context's end.
-func isContextErr(err error) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+// rerun runs res's read again on a new connection after err broke it before any of its rows
+// reached the caller; false when it may not be retried (the caller returns err).
+func (c *conn) rerun(res *chconn.Result, err error) bool {
+	cc, ok := res.Rerun(err)
+	c.adopt(cc)
+	return ok
 }

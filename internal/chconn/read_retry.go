@@ -1,0 +1,106 @@
+package chconn
+
+import (
+	"context"
+	"errors"
+
+	"github.com/chnative/chnative/internal/sqltext"
+)
+
+// Read retries (dsn.Config.ReadRetries).
+//
+// Design note: a read-only statement (sqltext.IsReadOnly) run by Read whose connection breaks
+// before any of its rows reached the caller is run again: the broken connection is replaced by
+// a new one that its Hosts dials (hosts.go), to another host first; the host that broke backs
+// off. The Result then reads from the new connection as if nothing had happened. Up to
+// ReadRetries times per statement. It never happens once a row was delivered (the caller knows,
+// and calls Rerun only before: a result never restarts and repeats rows), for a server's
+// exception (the statement failed, not the connection), for an answer that broke the protocol
+// (only a transport failure, IsTransport, is retried: the same query would get the same lie
+// again, at three times the server's work), when the query's context has ended, inside a
+// transaction (its insert is on the old connection), or on a connection no Hosts dialed. Every
+// attempt sends the same options; the query id follows their policy on each (theirs, else a
+// new one).
+
+// readRetry is what running a read again needs, kept on the connection while its result is
+// open.
+type readRetry struct {
+	ctx   context.Context
+	body  string
+	opts  *Options
+	tries int     // retries made so far
+	res   *Result // the result it reads into (its Close forgets the read)
+}
+
+// Read runs the read body into res (a zero Result) with opts (nil: none), retrying on a new connection while it fails before its header as the design note
+// says. It returns the connection the result reads from (c, or the one that replaced it, c then
+// being closed), also on an error.
+func (c *Conn) Read(ctx context.Context, body string, opts *Options, res *Result) (*Conn, error) {
+	c.read = readRetry{ctx: ctx, body: body, opts: opts, res: res}
+	for {
+		err := res.start(c)
+		if err == nil {
+			return c, nil
+		}
+		next, ok := c.retryRead(res, err)
+		if !ok {
+			return c, err
+		}
+		c = next
+	}
+}
+
+// Rerun runs r's statement again on a new connection after err, the failure of its connection
+// before any of its rows reached the caller (Read's retry); it returns the connection r now
+// reads from and whether it was run again (false: the caller returns err).
+func (r *Result) Rerun(err error) (*Conn, bool) {
+	c := r.c
+	for {
+		next, ok := c.retryRead(r, err)
+		if !ok {
+			return c, false
+		}
+		c = next
+		if err = r.start(c); err == nil {
+			return c, true
+		}
+	}
+}
+
+// start sends c's read on c into r, made a zero Result.
+func (r *Result) start(c *Conn) error {
+	*r = Result{}
+	return c.QueryInto(c.read.ctx, c.read.body, c.read.opts, r)
+}
+
+// retryRead reports whether c's read into res, failed with err, is to be run again; if so, it
+// returns the new connection that replaced c, which took the read over.
+func (c *Conn) retryRead(res *Result, err error) (*Conn, bool) {
+	if c == nil {
+		return nil, false
+	}
+	rr := &c.read
+	// The context's end first, by the error too: a socket deadline can fire a moment before the
+	// context's own timer, and the failure is then the context's, with the cancel and drain
+	// running in the background (drain.go), which may be marking the connection bad right now:
+	// Bad is read only when no drain can run.
+	var ex *Exception
+	if c.hosts == nil || rr.res != res || rr.ctx == nil || rr.ctx.Err() != nil || isContextErr(err) || errors.As(err, &ex) ||
+		rr.tries >= c.cfg.ReadRetries || c.inTx || !sqltext.IsReadOnly(rr.body) || !c.bad || !IsTransport(err) {
+		return nil, false
+	}
+	rr.tries++
+	cc, derr := c.redial(rr.ctx)
+	logRedial(c.log, "chnative: read retried on a new connection", c.addr, err, rr.tries, cc, derr)
+	if derr != nil {
+		return nil, false
+	}
+	cc.read, c.read = *rr, readRetry{} // the new connection runs the read now
+	c.replaceBy(cc)
+	return cc, true
+}
+
+// isContextErr reports whether err is a context's end.
+func isContextErr(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
