@@ -54,8 +54,8 @@ func RetryableInsertCode(code int32) bool {
 	return ok
 }
 
-// RetryableInsertCodeName returns the name of a code RetryableInsertCode accepts, "" for others.
-func RetryableInsertCodeName(code int32) string { return retryableInsertCodes[code] }
+// retryableInsertCodeName returns the name of a code RetryableInsertCode accepts, "" for others.
+func retryableInsertCodeName(code int32) string { return retryableInsertCodes[code] }
 
 // keptRetain bounds the capacity of the copy buffers a connection keeps from one insert for the
 // next: beyond it they are dropped when their insert ends, so an idle connection holds little.

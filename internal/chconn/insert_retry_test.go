@@ -20,8 +20,8 @@ func TestRetryableInsertCodes(t *testing.T) {
 		t.Fatalf("%d codes, want %d", len(retryableInsertCodes), len(want))
 	}
 	for code, name := range want {
-		if !RetryableInsertCode(code) || RetryableInsertCodeName(code) != name {
-			t.Errorf("code %d: retryable %v, name %q; want %s", code, RetryableInsertCode(code), RetryableInsertCodeName(code), name)
+		if !RetryableInsertCode(code) || retryableInsertCodeName(code) != name {
+			t.Errorf("code %d: retryable %v, name %q; want %s", code, RetryableInsertCode(code), retryableInsertCodeName(code), name)
 		}
 	}
 	// TYPE_MISMATCH, CANNOT_PARSE_TEXT, TOO_MANY_PARTS, VIOLATED_CONSTRAINT, UNKNOWN_TABLE, MEMORY_LIMIT_EXCEEDED.
