@@ -213,4 +213,3 @@ func TestBuffersShrinkAfterCompressedResult(t *testing.T) {
 		t.Errorf("the connection keeps %d bytes of heap after a big LZ4 result, want <= %d", n, max)
 	}
 }
-

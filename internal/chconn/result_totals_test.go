@@ -5,9 +5,7 @@ import (
 	"errors"
 	"io"
 	"testing"
-	"time"
 
-	"github.com/chnative/chnative/dsn"
 	"github.com/chnative/chnative/internal/faketest"
 	"github.com/chnative/chnative/nativeproto"
 )
@@ -15,40 +13,12 @@ import (
 // dialFakeAt is dialFake with a server announcing hello's revision.
 func dialFakeAt(t *testing.T, hello nativeproto.ServerHello, script []byte) *Conn {
 	t.Helper()
-	srv, err := faketest.NewServer(func(s *faketest.Session) {
-		if s.HandshakeHello(hello) != nil {
-			return
-		}
-		if _, err := s.ReadQuery(); err != nil {
-			return
-		}
-		if s.Write(script) != nil {
-			return
-		}
-		s.Drain(10 * time.Second)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	cfg, err := dsn.Parse("clickhouse://default@" + srv.Addr() + "/default")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Dial(context.Background(), cfg, srv.Addr(), Dialer{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	return c
+	return dialScript(t, hello, faketest.Send(script))
 }
 
 func noCols(nativeproto.Revision) []faketest.Col { return nil }
 
-func legacyHello() nativeproto.ServerHello {
-	return nativeproto.ServerHello{Name: "ClickHouse", Major: 18, Minor: 16, Revision: faketest.Revision,
-		Timezone: "UTC", DisplayName: "faketest", Patch: 1}
-}
+func legacyHello() nativeproto.ServerHello { return faketest.LegacyHello() }
 
 // readToEnd reads r to its end and returns the error that ended it (nil for io.EOF).
 func readToEnd(r *Result) error {
