@@ -172,7 +172,10 @@ func runChild(t *testing.T, c *hcase) {
 	defer stop()
 	base := runtime.NumGoroutine()
 	f := startFake(t, c)
-	params := append([]string{"dial_timeout=5s", "read_timeout=5s"}, c.params...)
+	// read_timeout bounds each socket read: a case at the default limit decodes for seconds under
+	// -race between two reads, which must not look like a stalled server (a transport failure,
+	// retried).
+	params := append([]string{"dial_timeout=5s", "read_timeout=" + (slow(c) * 5 * time.Second).String()}, c.params...)
 	if !c.defaultLimit {
 		params = append(params, "block_memory_limit="+blockLimit)
 	}
