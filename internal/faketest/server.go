@@ -169,33 +169,14 @@ func (s *Session) Drain(d time.Duration) {
 // Packet builders. They append to dst and return it.
 
 // DataPacket appends a Data packet (code, empty table name, BlockInfo, counts) whose block has
-// rows rows and the given pre-encoded columns; compressed wraps the block part in one LZ4 frame.
+// rows rows and the given pre-encoded columns, at Revision; compressed wraps the block part in
+// one LZ4 frame (BlockPacket).
 func DataPacket(dst []byte, rows uint64, cols []Col, compressed bool) []byte {
-	var w columns.Writer
-	w.UVarInt(uint64(nativeproto.ServerCodeData))
-	w.String("")
-	var body columns.Writer
-	// BlockInfo: field 1 is_overflows (bool), field 2 bucket_num (int32), field 0 ends it.
-	body.UVarInt(1)
-	body.Bool(false)
-	body.UVarInt(2)
-	body.Int32(-1)
-	body.UVarInt(0)
-	body.UVarInt(uint64(len(cols)))
-	body.UVarInt(rows)
-	for _, c := range cols {
-		body.String(c.Name)
-		body.String(c.Type)
-		body.Raw(c.Data)
-	}
+	var method nativeproto.Method
 	if compressed {
-		f, err := nativeproto.AppendCompressed(nil, body.Buf, nativeproto.MethodLZ4, 0)
-		if err != nil {
-			panic(err) // LZ4 of a small in-memory buffer does not fail
-		}
-		return append(append(dst, w.Buf...), f...)
+		method = nativeproto.MethodLZ4
 	}
-	return append(append(dst, w.Buf...), body.Buf...)
+	return BlockPacket(dst, nativeproto.ServerCodeData, Revision, method, rows, cols)
 }
 
 // Col is one column of a hand-made block: name, type and the encoded values.
