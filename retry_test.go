@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,25 +19,7 @@ import (
 // then hangs up when cut is true.
 func answerServer(t *testing.T, answer func(n int) (b []byte, cut bool)) *faketest.Server {
 	t.Helper()
-	var mu sync.Mutex
-	n := 0
-	srv, err := faketest.NewServer(func(s *faketest.Session) {
-		if s.Handshake() != nil {
-			return
-		}
-		for {
-			if _, err := s.ReadQuery(); err != nil {
-				return
-			}
-			mu.Lock()
-			b, cut := answer(n)
-			n++
-			mu.Unlock()
-			if s.Write(b) != nil || cut {
-				return
-			}
-		}
-	})
+	srv, err := faketest.NewServer(faketest.Numbered(false, answer))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,25 +21,7 @@ import (
 // after the TCP accept instead, before any handshake.
 func scriptHost(t *testing.T, hangup bool, answer func(n int) (b []byte, cut bool)) *faketest.Server {
 	t.Helper()
-	var mu sync.Mutex
-	n := 0
-	srv, err := faketest.NewServer(func(s *faketest.Session) {
-		if hangup || s.Handshake() != nil {
-			return
-		}
-		for {
-			if _, err := s.ReadQuery(); err != nil {
-				return
-			}
-			mu.Lock()
-			b, cut := answer(n)
-			n++
-			mu.Unlock()
-			if s.Write(b) != nil || cut {
-				return
-			}
-		}
-	})
+	srv, err := faketest.NewServer(faketest.Numbered(hangup, answer))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package faketest
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/chnative/chnative/columns"
@@ -34,6 +35,31 @@ func Script(hello nativeproto.ServerHello, answers ...Answer) func(*Session) {
 			}
 		}
 		s.Drain(DrainAfterScript)
+	}
+}
+
+// Numbered returns a handler that handshakes (Handshake) and answers the n-th query of the whole
+// server (counted over all its connections, from 0) with answer(n), hanging up when cut is set;
+// hangup makes it hang up right after the TCP accept instead, before any handshake.
+func Numbered(hangup bool, answer func(n int) (b []byte, cut bool)) func(*Session) {
+	var mu sync.Mutex
+	n := 0
+	return func(s *Session) {
+		if hangup || s.Handshake() != nil {
+			return
+		}
+		for {
+			if _, err := s.ReadQuery(); err != nil {
+				return
+			}
+			mu.Lock()
+			b, cut := answer(n)
+			n++
+			mu.Unlock()
+			if s.Write(b) != nil || cut {
+				return
+			}
+		}
 	}
 }
 
