@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	"sort"
 	"time"
 
 	"github.com/chnative/chnative/internal/bind"
 	"github.com/chnative/chnative/internal/chconn"
-	"github.com/chnative/chnative/internal/sqltext"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -18,21 +16,17 @@ import (
 // QueryBlocks and the helpers; they apply to every query run with that context. Options nest:
 // WithSettings merges over the settings of outer contexts, the others replace.
 
-type ctxKey int
+type optionsKey struct{}
 
-const (
-	ctxSettings ctxKey = iota
-	ctxQueryID
-	ctxQuotaKey
-	ctxParameters
-	ctxProgress
-	ctxProfileInfo
-	ctxProfileEvents
-	ctxLogs
-	ctxExternal
-	ctxBlockSize
-	ctxDedupToken
-)
+// withOptions returns a context whose query options are those of ctx changed by set.
+func withOptions(ctx context.Context, set func(*chconn.Options)) context.Context {
+	o := new(chconn.Options)
+	if prev, _ := ctx.Value(optionsKey{}).(*chconn.Options); prev != nil {
+		*o = *prev
+	}
+	set(o)
+	return context.WithValue(ctx, optionsKey{}, o)
+}
 
 // Settings are ClickHouse settings sent with a query, such as {"max_threads": "4"}.
 type Settings map[string]string
@@ -40,23 +34,24 @@ type Settings map[string]string
 // WithSettings returns a context whose queries carry settings (merged over those of the DSN and
 // of outer contexts).
 func WithSettings(ctx context.Context, s Settings) context.Context {
-	merged := Settings{}
-	if prev, ok := ctx.Value(ctxSettings).(Settings); ok {
-		maps.Copy(merged, prev)
-	}
-	maps.Copy(merged, s)
-	return context.WithValue(ctx, ctxSettings, merged)
+	return withOptions(ctx, func(o *chconn.Options) {
+		o.Settings = maps.Clone(o.Settings)
+		if o.Settings == nil {
+			o.Settings = map[string]string{}
+		}
+		maps.Copy(o.Settings, s)
+	})
 }
 
 // WithQueryID returns a context whose next query uses id as its query id.
 func WithQueryID(ctx context.Context, id string) context.Context {
-	return context.WithValue(ctx, ctxQueryID, id)
+	return withOptions(ctx, func(o *chconn.Options) { o.ID = id })
 }
 
 // WithQuotaKey returns a context whose queries are accounted to the quota key (instead of the
 // DSN's quota_key).
 func WithQuotaKey(ctx context.Context, key string) context.Context {
-	return context.WithValue(ctx, ctxQuotaKey, key)
+	return withOptions(ctx, func(o *chconn.Options) { o.QuotaKey, o.HasQuotaKey = key, true })
 }
 
 // WithParameters returns a context whose queries send params as server-side query parameters:
@@ -65,7 +60,8 @@ func WithQuotaKey(ctx context.Context, key string) context.Context {
 // parameters: a query with them fails there with an *UnsupportedError before anything is sent.
 // (sql.Named arguments with {name:Type} placeholders fall back to CAST literals on such servers.)
 func WithParameters(ctx context.Context, params map[string]any) context.Context {
-	return context.WithValue(ctx, ctxParameters, maps.Clone(params))
+	params = maps.Clone(params)
+	return withOptions(ctx, func(o *chconn.Options) { o.Values = params })
 }
 
 // Progress is the progress of a query so far: the sums of the server's Progress packets.
@@ -82,26 +78,22 @@ type Progress struct {
 // WithProgress returns a context whose queries call fn after each Progress packet, with the
 // totals so far. fn runs on the goroutine reading the result and must not use the connection.
 func WithProgress(ctx context.Context, fn func(Progress)) context.Context {
-	return context.WithValue(ctx, ctxProgress, fn)
+	return withOptions(ctx, func(o *chconn.Options) {
+		o.OnProgress = func(p nativeproto.Progress) {
+			fn(Progress{ReadRows: p.ReadRows, ReadBytes: p.ReadBytes, TotalRows: p.TotalRows, TotalBytes: p.TotalBytes,
+				WrittenRows: p.WrittenRows, WrittenBytes: p.WrittenBytes, Elapsed: time.Duration(p.ElapsedNS)})
+		}
+	})
 }
 
-// ProfileInfo is the server's summary of a result, sent once before its end.
-type ProfileInfo struct {
-	Rows                      uint64
-	Blocks                    uint64
-	Bytes                     uint64
-	AppliedLimit              bool
-	RowsBeforeLimit           uint64 // rows before LIMIT, valid when CalculatedRowsBeforeLimit
-	CalculatedRowsBeforeLimit bool   // newer servers always send true
-	// AppliedAggregation and RowsBeforeAggregation (revision 54469 and newer): whether the query
-	// aggregated, and how many rows went into the aggregation.
-	AppliedAggregation    bool
-	RowsBeforeAggregation uint64
-}
+// ProfileInfo is the server's summary of a result, sent once before its end: fields Rows,
+// Blocks, Bytes, AppliedLimit, RowsBeforeLimit (valid when CalculatedRowsBeforeLimit), and from
+// revision 54469 AppliedAggregation and RowsBeforeAggregation.
+type ProfileInfo = nativeproto.ProfileInfo
 
 // WithProfileInfo returns a context whose queries call fn with the server's ProfileInfo packet.
 func WithProfileInfo(ctx context.Context, fn func(ProfileInfo)) context.Context {
-	return context.WithValue(ctx, ctxProfileInfo, fn)
+	return withOptions(ctx, func(o *chconn.Options) { o.OnProfileInfo = fn })
 }
 
 // ProfileEvent is one counter of a ProfileEvents packet (servers from protocol revision 54451,
@@ -111,7 +103,7 @@ type ProfileEvent = nativeproto.ProfileEvent
 
 // WithProfileEvents returns a context whose queries call fn with each ProfileEvents packet.
 func WithProfileEvents(ctx context.Context, fn func([]ProfileEvent)) context.Context {
-	return context.WithValue(ctx, ctxProfileEvents, fn)
+	return withOptions(ctx, func(o *chconn.Options) { o.OnProfileEvents = fn })
 }
 
 // Log is one server log line sent with a query's result (setting send_logs_level): fields
@@ -125,7 +117,7 @@ const DefaultLogsLevel = chconn.DefaultLogsLevel
 // WithLogs returns a context whose queries ask the server for its logs (send_logs_level, by
 // default DefaultLogsLevel; set it with WithSettings for more) and call fn for each line.
 func WithLogs(ctx context.Context, fn func(Log)) context.Context {
-	return context.WithValue(ctx, ctxLogs, fn)
+	return withOptions(ctx, func(o *chconn.Options) { o.OnLogs = fn })
 }
 
 // WithServerLogger is WithLogs writing each line to logger, at the level of its priority, with
@@ -143,16 +135,16 @@ func WithServerLogger(ctx context.Context, logger *slog.Logger) context.Context 
 // (ClickHouse "external data"), readable by the query as FROM name or IN name. Each call adds a
 // table. The block must not change until the query has been sent.
 func WithExternalTable(ctx context.Context, name string, block *nativeproto.Block) context.Context {
-	prev, _ := ctx.Value(ctxExternal).([]chconn.ExternalTable)
-	tables := append(prev[:len(prev):len(prev)], chconn.ExternalTable{Name: name, Block: block})
-	return context.WithValue(ctx, ctxExternal, tables)
+	return withOptions(ctx, func(o *chconn.Options) {
+		o.External = append(o.External[:len(o.External):len(o.External)], chconn.ExternalTable{Name: name, Block: block})
+	})
 }
 
 // WithBlockSize returns a context whose queries read blocks of at most n rows (the
 // max_block_size setting) and whose inserts (PrepareBatch, prepared and multi-row inserts) send a
 // block every n rows.
 func WithBlockSize(ctx context.Context, n int) context.Context {
-	return context.WithValue(ctx, ctxBlockSize, n)
+	return withOptions(ctx, func(o *chconn.Options) { o.BlockSize = max(n, 0) })
 }
 
 // WithDeduplicationToken returns a context whose inserts send the setting
@@ -165,108 +157,7 @@ func WithBlockSize(ctx context.Context, n int) context.Context {
 // sent. The token goes with every INSERT run with the context, automatic retries included (see
 // InsertUnconfirmedError). "" sends none.
 func WithDeduplicationToken(ctx context.Context, token string) context.Context {
-	return context.WithValue(ctx, ctxDedupToken, token)
-}
-
-// options returns the options of a query, body, run with ctx: its bound server-side parameters
-// (params), the options of ctx, and the WithParameters values rendered for body's placeholders.
-// nil when there are none.
-func (c *conn) options(ctx context.Context, params map[string]string, body string) (*chconn.Options, error) {
-	var opts *chconn.Options
-	if len(params) > 0 {
-		opts = &chconn.Options{Parameters: params}
-	}
-	opts = optionsFrom(ctx, opts)
-	if raw := parametersFrom(ctx); len(raw) > 0 {
-		if opts == nil {
-			opts = &chconn.Options{}
-		}
-		if err := renderParameters(opts, raw, body, c.cc.Revision()); err != nil {
-			return nil, err
-		}
-	}
-	return opts, nil
-}
-
-// optionsFrom merges the options of ctx into opts (which may be nil), but for WithParameters'
-// (see options).
-func optionsFrom(ctx context.Context, opts *chconn.Options) *chconn.Options {
-	if ctx == nil {
-		return opts
-	}
-	get := func() *chconn.Options {
-		if opts == nil {
-			opts = &chconn.Options{}
-		}
-		return opts
-	}
-	if id, _ := ctx.Value(ctxQueryID).(string); id != "" {
-		get().ID = id
-	}
-	if s, _ := ctx.Value(ctxSettings).(Settings); len(s) > 0 {
-		o := get()
-		if o.Settings == nil {
-			o.Settings = map[string]string{}
-		}
-		maps.Copy(o.Settings, s)
-	}
-	if k, ok := ctx.Value(ctxQuotaKey).(string); ok {
-		get().QuotaKey, opts.HasQuotaKey = k, true
-	}
-	if fn, _ := ctx.Value(ctxProgress).(func(Progress)); fn != nil {
-		var sum Progress
-		get().OnProgress = func(p nativeproto.Progress) { fn(sum.add(p)) }
-	}
-	if fn, _ := ctx.Value(ctxProfileInfo).(func(ProfileInfo)); fn != nil {
-		get().OnProfileInfo = func(p nativeproto.ProfileInfo) {
-			fn(ProfileInfo{Rows: p.Rows, Blocks: p.Blocks, Bytes: p.Bytes, AppliedLimit: p.AppliedLimit,
-				RowsBeforeLimit: p.RowsBeforeLimit, CalculatedRowsBeforeLimit: p.CalculatedRowsBeforeLimit,
-				AppliedAggregation: p.AppliedAggregation, RowsBeforeAggregation: p.RowsBeforeAggregation})
-		}
-	}
-	if fn, _ := ctx.Value(ctxProfileEvents).(func([]ProfileEvent)); fn != nil {
-		get().OnProfileEvents = fn
-	}
-	if fn, _ := ctx.Value(ctxLogs).(func(Log)); fn != nil {
-		get().OnLogs = fn
-	}
-	if t, _ := ctx.Value(ctxExternal).([]chconn.ExternalTable); len(t) > 0 {
-		get().External = t
-	}
-	if n, _ := ctx.Value(ctxBlockSize).(int); n > 0 {
-		get().BlockSize = n
-	}
-	if t, _ := ctx.Value(ctxDedupToken).(string); t != "" {
-		get().DedupToken = t
-	}
-	if tr := traceFrom(ctx); tr != nil {
-		get().Trace = tr
-	}
-	if loc := userLocation(ctx); loc != nil {
-		get().UserLocation = loc
-	}
-	return opts
-}
-
-// parametersFrom returns the WithParameters values of ctx, or nil.
-func parametersFrom(ctx context.Context) map[string]any {
-	if ctx == nil {
-		return nil
-	}
-	p, _ := ctx.Value(ctxParameters).(map[string]any)
-	return p
-}
-
-// add adds a Progress packet to the totals p and returns them.
-func (p *Progress) add(w nativeproto.Progress) Progress {
-	p.ReadRows += w.ReadRows
-	p.ReadBytes += w.ReadBytes
-	p.TotalRows += w.TotalRows
-	p.TotalBytes += w.TotalBytes
-	p.WrittenRows += w.WrittenRows
-	p.WrittenBytes += w.WrittenBytes
-	p.Elapsed += time.Duration(w.ElapsedNS)
-	return *p
+	return withOptions(ctx, func(o *chconn.Options) { o.DedupToken = token })
 }
 
 // WithUserLocation returns a context whose queries return the values of DateTime and DateTime64
@@ -274,63 +165,40 @@ func (p *Progress) add(w nativeproto.Progress) Progress {
 // time zone (the same instants, in loc), and Date and Date32 values as midnight in loc instead of
 // midnight UTC, as clickhouse-go's WithUserLocation does. A nil loc changes nothing.
 func WithUserLocation(ctx context.Context, loc *time.Location) context.Context {
-	return context.WithValue(ctx, userLocationKey{}, loc)
+	return withOptions(ctx, func(o *chconn.Options) { o.UserLocation = loc })
 }
 
-type userLocationKey struct{}
-
-// userLocation returns the WithUserLocation of ctx, or nil.
-func userLocation(ctx context.Context) *time.Location {
+// optionsOf returns the options of ctx, nil when it has none.
+func optionsOf(ctx context.Context) *chconn.Options {
 	if ctx == nil {
 		return nil
 	}
-	loc, _ := ctx.Value(userLocationKey{}).(*time.Location)
-	return loc
+	o, _ := ctx.Value(optionsKey{}).(*chconn.Options)
+	return o
 }
 
-// blockSizeFrom returns the WithBlockSize of ctx, or 0.
-func blockSizeFrom(ctx context.Context) int {
-	if ctx == nil {
-		return 0
+// options returns the options of a query, body, run with ctx: those of ctx, with its bound
+// server-side parameters (params), the WithParameters values rendered for body's placeholders,
+// and the caller's span. nil when there are none.
+func (c *conn) options(ctx context.Context, params map[string]string, body string) (*chconn.Options, error) {
+	from, tr := optionsOf(ctx), traceFrom(ctx)
+	if from == nil && tr == nil && len(params) == 0 {
+		return nil, nil
 	}
-	n, _ := ctx.Value(ctxBlockSize).(int)
-	return max(n, 0)
-}
-
-// renderParameters renders the WithParameters values, raw, for the {name:Type} placeholders of
-// body into o's Parameters (a parameter bound from a sql.Named argument stays).
-func renderParameters(o *chconn.Options, raw map[string]any, body string, rev nativeproto.Revision) error {
-	if !rev.Has(nativeproto.RevParameters) {
-		return &UnsupportedError{Msg: fmt.Sprintf("WithParameters: server-side query parameters need protocol revision %d (ClickHouse 22.x or newer); this connection uses %d: pass the values as sql.Named arguments instead, which older servers get as CAST literals",
-			nativeproto.RevParameters, rev)}
+	o := new(chconn.Options)
+	if from != nil {
+		*o = *from
 	}
-	types := map[string]string{}
-	for _, p := range sqltext.Placeholders(body) {
-		if p.Kind == '{' {
-			types[p.Name] = p.Type
+	o.Trace, o.Parameters = tr, params
+	if len(o.Values) > 0 {
+		if rev := c.cc.Revision(); !rev.Has(nativeproto.RevParameters) {
+			return nil, &UnsupportedError{Msg: fmt.Sprintf("WithParameters: server-side query parameters need protocol revision %d (ClickHouse 22.x or newer); this connection uses %d: pass the values as sql.Named arguments instead, which older servers get as CAST literals",
+				nativeproto.RevParameters, rev)}
+		}
+		var err error
+		if o.Parameters, err = bind.RenderParameters(params, o.Values, body); err != nil {
+			return nil, err
 		}
 	}
-	names := make([]string, 0, len(raw))
-	for n := range raw {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		typ, ok := types[n]
-		if !ok {
-			// Not in the query text (or the type is unknown): send the plain text form.
-			typ = "String"
-		}
-		s, err := bind.ParameterValue(raw[n], typ)
-		if err != nil {
-			return bind.Errorf("parameter %s: %v", n, err)
-		}
-		if o.Parameters == nil {
-			o.Parameters = map[string]string{}
-		}
-		if _, ok := o.Parameters[n]; !ok {
-			o.Parameters[n] = s
-		}
-	}
-	return nil
+	return o, nil
 }

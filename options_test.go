@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/chnative/chnative/columns"
-	"github.com/chnative/chnative/internal/chconn"
+	"github.com/chnative/chnative/internal/bind"
 	"github.com/chnative/chnative/internal/testenv"
 	"github.com/chnative/chnative/nativeproto"
 )
@@ -74,12 +74,12 @@ func TestOptionsParametersOldServer(t *testing.T) {
 		t.Fatal(n, err)
 	}
 	// Unit check of the rendering for new servers.
-	o := &chconn.Options{}
-	if err := renderParameters(o, map[string]any{"x": 42, "s": "a'b\tc"}, "SELECT {x:UInt64}, {s:String}", nativeproto.RevParameters); err != nil {
+	params, err := bind.RenderParameters(nil, map[string]any{"x": 42, "s": "a'b\tc"}, "SELECT {x:UInt64}, {s:String}")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Parameters["x"] != "'42'" || o.Parameters["s"] != `'a\'b\\tc'` {
-		t.Fatalf("rendered %q", o.Parameters)
+	if params["x"] != "'42'" || params["s"] != `'a\'b\\tc'` {
+		t.Fatalf("rendered %q", params)
 	}
 }
 

@@ -101,7 +101,7 @@ func (c *conn) exec(ctx context.Context, query, body string, params map[string]s
 // host when the connection or replica fails before the insert is open (chconn.Conn.StartInsert).
 func (c *conn) openInsert(ctx context.Context, query string, batch bool) (*chconn.Insert, error) {
 	body := query // options reads the text only to type WithParameters' values
-	if len(parametersFrom(ctx)) > 0 {
+	if o := optionsOf(ctx); o != nil && len(o.Values) > 0 {
 		body = sqltext.InsertBody(query)
 	}
 	opts, err := c.options(ctx, nil, body)

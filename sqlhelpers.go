@@ -179,9 +179,9 @@ func StreamBlocks[D SQLConn](ctx context.Context, db D, query string, args []any
 			}
 			block.Add(ct.Name(), col)
 		}
-		size := blockSizeFrom(ctx)
-		if size == 0 {
-			size = 65536
+		size := 65536
+		if o := optionsOf(ctx); o != nil && o.BlockSize > 0 {
+			size = o.BlockSize
 		}
 		vals := make([]any, len(cts))
 		ptrs := make([]any, len(cts))

@@ -2,10 +2,6 @@ package chnative
 
 import (
 	"context"
-	"encoding/hex"
-	"errors"
-	"fmt"
-	"strings"
 	"sync/atomic"
 
 	"github.com/chnative/chnative/nativeproto"
@@ -31,57 +27,12 @@ import (
 
 // TraceContext is a W3C trace context: the ids of the caller's trace and span, the trace flags
 // (bit 0: sampled) and the tracestate header.
-type TraceContext struct {
-	TraceID [16]byte
-	SpanID  [8]byte
-	Flags   byte
-	State   string
-}
-
-// IsValid reports whether both ids are non-zero, as W3C requires.
-func (tc TraceContext) IsValid() bool {
-	return tc.TraceID != [16]byte{} && tc.SpanID != [8]byte{}
-}
-
-// Traceparent returns the W3C traceparent header of tc: "00-<trace id>-<span id>-<flags>".
-func (tc TraceContext) Traceparent() string {
-	return fmt.Sprintf("00-%x-%x-%02x", tc.TraceID[:], tc.SpanID[:], tc.Flags)
-}
+type TraceContext = nativeproto.Trace
 
 // ParseTraceparent reads a W3C traceparent header ("00-4bf92f3577b34da6a3ce929d0e0e4736-
-// 00f067aa0ba902b7-01") and a tracestate header ("" for none) into a TraceContext. Versions
-// other than 00 are read as 00 when they have its layout, as W3C asks of parsers; the all-zero
-// ids and version ff are refused.
+// 00f067aa0ba902b7-01") and a tracestate header ("" for none) into a TraceContext.
 func ParseTraceparent(traceparent, tracestate string) (TraceContext, error) {
-	var tc TraceContext
-	s := strings.TrimSpace(traceparent)
-	parts := strings.Split(s, "-")
-	if len(parts) < 4 || len(parts[0]) != 2 || len(parts[1]) != 32 || len(parts[2]) != 16 || len(parts[3]) != 2 {
-		return tc, fmt.Errorf("chnative: traceparent %q: want 00-<32 hex digits>-<16 hex digits>-<2 hex digits>", traceparent)
-	}
-	if parts[0] == "00" && len(parts) != 4 {
-		return tc, fmt.Errorf("chnative: traceparent %q: version 00 has four fields", traceparent)
-	}
-	var ver [1]byte
-	if _, err := hex.Decode(ver[:], []byte(parts[0])); err != nil || ver[0] == 0xff || strings.ToLower(s) != s {
-		return tc, fmt.Errorf("chnative: traceparent %q: bad version or upper-case hex", traceparent)
-	}
-	var flags [1]byte
-	if _, err := hex.Decode(tc.TraceID[:], []byte(parts[1])); err != nil {
-		return tc, fmt.Errorf("chnative: traceparent %q: trace id: %w", traceparent, err)
-	}
-	if _, err := hex.Decode(tc.SpanID[:], []byte(parts[2])); err != nil {
-		return tc, fmt.Errorf("chnative: traceparent %q: span id: %w", traceparent, err)
-	}
-	if _, err := hex.Decode(flags[:], []byte(parts[3])); err != nil {
-		return tc, fmt.Errorf("chnative: traceparent %q: flags: %w", traceparent, err)
-	}
-	tc.Flags = flags[0]
-	if !tc.IsValid() {
-		return TraceContext{}, errors.New("chnative: traceparent " + traceparent + ": all-zero trace or span id")
-	}
-	tc.State = tracestate
-	return tc, nil
+	return nativeproto.ParseTraceparent(traceparent, tracestate)
 }
 
 type traceKey struct{}
@@ -122,5 +73,5 @@ func traceFrom(ctx context.Context) *nativeproto.Trace {
 	if !tc.IsValid() {
 		return nil
 	}
-	return &nativeproto.Trace{TraceID: tc.TraceID, SpanID: tc.SpanID, Flags: tc.Flags, State: tc.State}
+	return &tc
 }

@@ -23,14 +23,6 @@ const (
 	InterfaceHTTP Interface = 2
 )
 
-// Trace is an OpenTelemetry trace context sent in ClientInfo (RevOpenTelemetry).
-type Trace struct {
-	TraceID [16]byte // in RFC (big-endian) byte order; each 8-byte half is reversed on the wire
-	SpanID  [8]byte  // big-endian; sent as a UInt64 LE of these bytes
-	State   string   // tracestate
-	Flags   uint8    // trace flags
-}
-
 // ClientInfo describes the client and the query origin, inside a Query packet (RevClientInfo).
 // The zero value encodes an initial query over TCP.
 type ClientInfo struct {

@@ -78,8 +78,9 @@ type Conn struct {
 	fired       atomic.Bool
 	ctxDeadline time.Time
 
-	cur *Options     // options of the running query (callbacks), nil if none
-	log *slog.Logger // the debug log (debuglog.go); nil logs nothing
+	cur      *Options             // options of the running query (callbacks), nil if none
+	progress nativeproto.Progress // the running query's Progress totals, for cur.OnProgress
+	log      *slog.Logger         // the debug log (debuglog.go); nil logs nothing
 
 	queryID   string      // id of the last query sent
 	trace     queryTrace  // the running query, for the debug log

@@ -25,13 +25,14 @@ type Options struct {
 	ID         string            // the query id; "" for a random UUID
 	Settings   map[string]string // settings on top of the configuration's
 	Parameters map[string]string // server-side {name:Type} parameters, rendered as text
+	Values     map[string]any    // WithParameters' values, which the adapter renders into Parameters
 
 	QuotaKey    string
 	HasQuotaKey bool // QuotaKey replaces the configuration's quota key, even when ""
 
 	// Callbacks for the packets a query brings besides its result, called on the caller's
 	// goroutine while it reads the result (a query with one never reads ahead).
-	OnProgress      func(nativeproto.Progress)       // each Progress packet
+	OnProgress      func(nativeproto.Progress)       // the query's totals, after each Progress packet
 	OnProfileInfo   func(nativeproto.ProfileInfo)    // the ProfileInfo packet
 	OnProfileEvents func([]nativeproto.ProfileEvent) // each ProfileEvents block (the slice is the callee's)
 	OnLogs          func(nativeproto.LogEntry)       // each row of each Log block; sets send_logs_level

@@ -104,7 +104,8 @@ func (c *Conn) info(code nativeproto.ServerCode) error {
 	case code == nativeproto.ServerCodeProgress && o.OnProgress != nil:
 		p, err := c.pr.ReadProgress()
 		if err == nil {
-			o.OnProgress(p)
+			c.progress.Add(p)
+			o.OnProgress(c.progress)
 		}
 		return err
 	case code == nativeproto.ServerCodeProfileInfo && o.OnProfileInfo != nil:

@@ -62,7 +62,7 @@ func (c *Conn) sendQuery(body string, opts *Options) (string, error) {
 		q.ClientInfo.Trace = opts.Trace // the caller's span (trace.go); sent from revision 54442
 		opts.applyOptions(settings, body)
 	}
-	c.cur = opts
+	c.cur, c.progress = opts, nativeproto.Progress{}
 	c.queryID = id
 	c.startQueryLocation(settings)
 	// The server answers in its network_compression_method: LZ4 by default on every version, so
