@@ -63,7 +63,7 @@ type Conn interface {
 // bounds those of Send.
 type Batch struct {
 	ins  *chconn.Insert
-	c    *conn             // takes the insert's new connection after a retry (adopt); nil when detached
+	c    *conn             // nil when detached
 	plan *structAppendPlan // the struct mapping of the last AppendStructs
 	ctx  context.Context   // PrepareBatch's: it bounds the resumes of Flush and AppendStructs
 }
@@ -98,11 +98,7 @@ func (b *Batch) Block() *nativeproto.Block { return b.ins.Block() }
 // (A failed block's send is resumed inside the insert, under PrepareBatch's context: Append
 // stays one call a row.)
 func (b *Batch) Append(values ...any) error {
-	err := b.ins.Append(values)
-	if b.c != nil && b.ins.Conn() != b.c.cc {
-		b.c.adopt(b.ins.Conn()) // a block's send was resumed on a new connection
-	}
-	return err
+	return sqlErr(b.ins.Append(b.ctx, values))
 }
 
 // Rows returns the number of rows buffered and not yet sent.
@@ -116,7 +112,7 @@ func (b *Batch) Flush() error {
 	if b.ins.Done() {
 		return ErrClosed
 	}
-	return b.c.flushInsert(b.ctx, b.ins)
+	return sqlErr(b.ins.Flush(b.ctx))
 }
 
 // Send sends the buffered rows and finishes the insert. An error ends the Batch either way: a
@@ -130,7 +126,7 @@ func (b *Batch) SendContext(ctx context.Context) error {
 	if b.ins.Done() {
 		return ErrClosed
 	}
-	return b.c.finishInsert(ctx, b.ins)
+	return sqlErr(b.ins.Send(ctx))
 }
 
 // Abort drops the buffered rows and cancels the insert; the connection is ready for the next
@@ -140,23 +136,21 @@ func (b *Batch) Abort() { b.ins.Abort() }
 // Blocks is a result read one block of typed columns at a time.
 type Blocks struct {
 	res   chconn.Result // filled in place by chconn.Conn.QueryInto; never copied
-	c     *conn         // takes the result's new connection after a read retry (rerun)
 	block *nativeproto.Block
 	err   error
 	first bool
-	rows  bool // a block with rows was handed out: no read retry any more
 }
 
 // QueryBlocks runs a query (see Conn).
 func (c *conn) QueryBlocks(ctx context.Context, query string, args ...any) (*Blocks, error) {
-	if err := c.cc.Begin(); err != nil {
+	if err := c.native().Begin(); err != nil {
 		return nil, sqlErr(err)
 	}
-	body, params, err := bindQuery(query, namedValues(args), c.cc.Revision())
+	body, params, err := bindQuery(query, namedValues(args), c.native().Revision())
 	if err != nil {
 		return nil, err
 	}
-	b := &Blocks{c: c, first: true}
+	b := &Blocks{first: true}
 	if err := c.runRead(ctx, body, params, &b.res); err != nil {
 		return nil, err
 	}
@@ -181,25 +175,20 @@ func (b *Blocks) Next() bool {
 	if b.first {
 		b.first = false
 		if blk := b.res.Block(); blk != nil && blk.Rows() > 0 {
-			b.block, b.rows = blk, true
+			b.block = blk
 			return true
 		}
 	}
 	for {
 		blk, _, err := b.res.Next()
 		if err != nil {
-			if err != io.EOF && !b.rows && b.c.rerun(&b.res, err) {
-				// No row had reached the caller: the statement runs again on a new connection.
-				b.first = true
-				return b.Next()
-			}
 			if err != io.EOF {
 				b.err = sqlErr(err)
 			}
 			return false
 		}
 		if blk.Rows() > 0 {
-			b.block, b.rows = blk, true
+			b.block = blk
 			return true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chnative/chnative/internal/chconn"
+	"github.com/chnative/chnative/nativeproto"
 )
 
 // conn is the database/sql connection: an adapter over the native connection (internal/chconn),
@@ -15,7 +16,7 @@ import (
 // time, as database/sql guarantees.
 type conn struct {
 	// cc is the native connection; a read retried or an insert resumed on a new one after it
-	// broke replaces it (adopt).
+	// broke replaces it (native).
 	cc    *chconn.Conn
 	ahead *aheadBoxing // the read-ahead's boxing state, made once and used by one result at a time
 }
@@ -36,7 +37,14 @@ func (c *conn) aheadBoxing() *aheadBoxing {
 // Format prints only the address, for every verb (see Connector.Format): the connection holds
 // the configuration, password included.
 func (c *conn) Format(f fmt.State, verb rune) {
-	_, _ = fmt.Fprintf(f, "chnative.conn(%s)", c.cc.Addr())
+	_, _ = fmt.Fprintf(f, "chnative.conn(%s)", c.native().Addr())
+}
+
+// native returns the native connection, following its replacement after a read retry or an
+// insert resume (chconn.Conn.Current).
+func (c *conn) native() *chconn.Conn {
+	c.cc = c.cc.Current()
+	return c.cc
 }
 
 // sqlErr turns chconn's ErrBadConn into driver.ErrBadConn, on which database/sql retries on
@@ -50,64 +58,19 @@ func sqlErr(err error) error {
 
 // ServerInfo describes the server a connection talks to: what its Hello said, for the revision
 // the connection negotiated (fields of newer revisions are zero below them).
-type ServerInfo struct {
-	Name        string
-	Major       uint64
-	Minor       uint64
-	Patch       uint64
-	Revision    uint64 // the server's protocol revision
-	Negotiated  uint64 // the revision both sides use: min(advertised, Revision)
-	Advertised  uint64 // the revision the driver sent (protocol_revision, else its default)
-	Timezone    string
-	DisplayName string
-	// Addr is the address this connection dialed: one of the DSN's hosts, as host:port.
-	Addr string
-
-	// Settings are the settings of the session that differ from their defaults, as the server
-	// announced them (revision 54474 and newer, when the user's apply_settings_from_server is on;
-	// nil otherwise). The map is the caller's.
-	Settings map[string]string
-	// PasswordRules are the server's password complexity rules (revision 54461 and newer).
-	PasswordRules []PasswordRule
-	// QueryPlanVersion and ClusterFunctionVersion are the server's query plan serialization
-	// (54477) and cluster function (54479) protocol versions; 0 below those revisions.
-	QueryPlanVersion       uint64
-	ClusterFunctionVersion uint64
-}
+type ServerInfo = chconn.ServerInfo
 
 // PasswordRule is a password complexity rule: passwords must match Pattern, or the server
 // answers Message.
-type PasswordRule struct {
-	Pattern string
-	Message string
-}
-
-// Version returns "major.minor.patch".
-func (s ServerInfo) Version() string { return fmt.Sprintf("%d.%d.%d", s.Major, s.Minor, s.Patch) }
+type PasswordRule = nativeproto.PasswordRule
 
 // ServerInfo returns what the server said about itself in its Hello.
-func (c *conn) ServerInfo() ServerInfo {
-	h := c.cc.Hello()
-	si := ServerInfo{Name: h.Name, Major: h.Major, Minor: h.Minor, Patch: h.Patch,
-		Revision: uint64(h.Revision), Negotiated: uint64(c.cc.Revision()), Advertised: uint64(c.cc.ClientRevision()),
-		Timezone: h.Timezone, DisplayName: h.DisplayName, Addr: c.cc.Addr(),
-		QueryPlanVersion: h.QueryPlanVersion, ClusterFunctionVersion: h.ClusterFunctionVersion}
-	if len(h.Settings) > 0 {
-		si.Settings = make(map[string]string, len(h.Settings))
-		for _, s := range h.Settings {
-			si.Settings[s.Key] = s.Value
-		}
-	}
-	for _, r := range h.PasswordRules {
-		si.PasswordRules = append(si.PasswordRules, PasswordRule{Pattern: r.Pattern, Message: r.Message})
-	}
-	return si
-}
+func (c *conn) ServerInfo() ServerInfo { return c.native().ServerInfo() }
 
 // Location returns the session's time zone: the one DateTime values without a time zone in
 // their type are read in. It is the server's (from its Hello) until a SET session_timezone or a
 // TimezoneUpdate from the server changes it (see timezoneUpdate).
-func (c *conn) Location() *time.Location { return c.cc.Location() }
+func (c *conn) Location() *time.Location { return c.native().Location() }
 
 // CheckNamedValue accepts every argument as it is: the binder and the columns convert them.
 func (c *conn) CheckNamedValue(nv *driver.NamedValue) error { return nil }
@@ -125,15 +88,14 @@ func (c *conn) Begin() (driver.Tx, error) {
 // BeginTx starts a "transaction": ClickHouse has none, so it only scopes batched prepared inserts,
 // which Commit sends and Rollback cancels.
 func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	if err := c.cc.BeginTx(); err != nil {
+	if err := c.native().BeginTx(); err != nil {
 		return nil, sqlErr(err)
 	}
 	return &tx{c: c}, nil
 }
 
 // tx is a "transaction" of a connection. It holds the database/sql connection, not its native
-// one: an insert retried on a new native connection replaces c.cc (adopt), and the transaction
-// follows.
+// one, which an insert resumed on a new native connection replaces (native).
 type tx struct {
 	c    *conn
 	done bool
@@ -145,8 +107,7 @@ func (t *tx) Commit() error {
 		return ErrClosed
 	}
 	t.done = true
-	cc, err := t.c.cc.Commit(context.Background())
-	t.c.adopt(cc)
+	_, err := t.c.native().Commit(context.Background())
 	return sqlErr(err)
 }
 
@@ -156,29 +117,29 @@ func (t *tx) Rollback() error {
 		return ErrClosed
 	}
 	t.done = true
-	return sqlErr(t.c.cc.Rollback())
+	return sqlErr(t.c.native().Rollback())
 }
 
 // Ping checks the connection (see chconn.Conn.Ping: the first Ping of a connection whose DSN has
 // settings runs a query with them).
 func (c *conn) Ping(ctx context.Context) error {
 	var opts *chconn.Options
-	if c.cc.SettingsUnchecked() {
+	if c.native().SettingsUnchecked() {
 		var err error
 		if opts, err = c.options(ctx, nil, "SELECT 1"); err != nil {
 			return err
 		}
 	}
-	return sqlErr(c.cc.Ping(ctx, opts))
+	return sqlErr(c.native().Ping(ctx, opts))
 }
 
 // Close closes the connection. A background drain of a cancelled query ends with it.
-func (c *conn) Close() error { return c.cc.Close() }
+func (c *conn) Close() error { return c.native().Close() }
 
 // ResetSession keeps only connections that are idle and in sync, and younger than the DSN's
 // conn_max_lifetime; it waits for the drain of a query cancelled before, bounded by ctx.
-func (c *conn) ResetSession(ctx context.Context) error { return sqlErr(c.cc.ResetSession(ctx)) }
+func (c *conn) ResetSession(ctx context.Context) error { return sqlErr(c.native().ResetSession(ctx)) }
 
 // IsValid reports whether the connection may go back to the pool (a draining connection is
 // valid: ResetSession waits for the drain before the pool hands it out again).
-func (c *conn) IsValid() bool { return c.cc.IsValid() }
+func (c *conn) IsValid() bool { return c.native().IsValid() }

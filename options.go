@@ -191,7 +191,7 @@ func (c *conn) options(ctx context.Context, params map[string]string, body strin
 	}
 	o.Trace, o.Parameters = tr, params
 	if len(o.Values) > 0 {
-		if rev := c.cc.Revision(); !rev.Has(nativeproto.RevParameters) {
+		if rev := c.native().Revision(); !rev.Has(nativeproto.RevParameters) {
 			return nil, &UnsupportedError{Msg: fmt.Sprintf("WithParameters: server-side query parameters need protocol revision %d (ClickHouse 22.x or newer); this connection uses %d: pass the values as sql.Named arguments instead, which older servers get as CAST literals",
 				nativeproto.RevParameters, rev)}
 		}

@@ -5,7 +5,6 @@ import (
 	"database/sql/driver"
 	"strings"
 
-	"github.com/chnative/chnative/columns"
 	"github.com/chnative/chnative/internal/bind"
 	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/internal/sqltext"
@@ -13,10 +12,10 @@ import (
 
 // QueryContext runs a query and returns its rows, one block decoded at a time.
 func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	if err := c.cc.Begin(); err != nil {
+	if err := c.native().Begin(); err != nil {
 		return nil, sqlErr(err)
 	}
-	body, params, err := bindQuery(query, args, c.cc.Revision())
+	body, params, err := bindQuery(query, args, c.native().Revision())
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +44,7 @@ func (c *conn) query(ctx context.Context, body string, params map[string]string)
 // ExecContext runs a statement. An INSERT with arguments and no placeholders inserts one row of
 // them through the native insert path.
 func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	if err := c.cc.Begin(); err != nil {
+	if err := c.native().Begin(); err != nil {
 		return nil, sqlErr(err)
 	}
 	if sqltext.IsInsert(query) {
@@ -64,10 +63,10 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 				return c.insertRows(ctx, query, rowsArgs)
 			}
 		}
-		if hasValues && strings.TrimSpace(strings.TrimRight(tail, "; \t\r\n")) != "" && c.cc.IgnoresInsertText() {
+		if hasValues && strings.TrimSpace(strings.TrimRight(tail, "; \t\r\n")) != "" && c.native().IgnoresInsertText() {
 			// This server ignores data written in the text of an INSERT sent over the native
 			// protocol: send INSERT ... SELECT row UNION ALL SELECT row instead.
-			body, params, err := bindQuery(query, args, c.cc.Revision())
+			body, params, err := bindQuery(query, args, c.native().Revision())
 			if err != nil {
 				return nil, err
 			}
@@ -78,7 +77,7 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 			return c.exec(ctx, sel, sel, params)
 		}
 	}
-	body, params, err := bindQuery(query, args, c.cc.Revision())
+	body, params, err := bindQuery(query, args, c.native().Revision())
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +90,7 @@ func (c *conn) exec(ctx context.Context, query, body string, params map[string]s
 	if err != nil {
 		return nil, err
 	}
-	if err := c.cc.Exec(ctx, query, body, opts); err != nil {
+	if err := c.native().Exec(ctx, query, body, opts); err != nil {
 		return nil, sqlErr(err)
 	}
 	return driver.RowsAffected(0), nil
@@ -108,8 +107,7 @@ func (c *conn) openInsert(ctx context.Context, query string, batch bool) (*chcon
 	if err != nil {
 		return nil, err
 	}
-	cc, ins, err := c.cc.StartInsert(ctx, query, opts, batch)
-	c.adopt(cc)
+	_, ins, err := c.native().StartInsert(ctx, query, opts, batch)
 	return ins, sqlErr(err)
 }
 
@@ -120,30 +118,13 @@ func (c *conn) insertRows(ctx context.Context, query string, rowsArgs [][]driver
 		return nil, err
 	}
 	for _, args := range rowsArgs {
-		if err := appendArgs(ins, args); err != nil {
-			if err = c.appendFailed(ctx, ins, err); err != nil {
-				ins.Abort()
-				return nil, err
-			}
+		if err := sqlErr(ins.AppendArgs(ctx, args)); err != nil {
+			ins.Abort()
+			return nil, err
 		}
 	}
-	n := int64(len(rowsArgs))
-	if err := c.finishInsert(ctx, ins); err != nil {
+	if err := sqlErr(ins.Send(ctx)); err != nil {
 		return nil, err
 	}
-	return driver.RowsAffected(n), nil
-}
-
-// appendArgs appends one row of driver arguments, in column order.
-func appendArgs(ins *chconn.Insert, args []driver.NamedValue) error {
-	if err := ins.StartRow(len(args)); err != nil {
-		return err
-	}
-	b := ins.Block()
-	for i := range args {
-		if err := columns.Append(b.Column(i), args[i].Value); err != nil {
-			return ins.FailRow(i, err)
-		}
-	}
-	return ins.EndRow()
+	return driver.RowsAffected(len(rowsArgs)), nil
 }

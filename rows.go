@@ -18,7 +18,7 @@ import (
 // block.
 type rows struct {
 	res   chconn.Result      // filled in place by chconn.Conn.QueryInto; never copied
-	c     *conn              // takes the result's new connection after a read retry (rerun); nil for a statement's empty rows
+	c     *conn              // for the read-ahead's boxing state; nil for a statement's empty rows
 	block *nativeproto.Block // the current block
 	row   int                // the next row of block to read
 	cur   int                // the current row, after advance
@@ -26,7 +26,6 @@ type rows struct {
 
 	sets     int8 // NextResultSet: 1 after moving to Totals, 2 after moving to Extremes
 	usesNext bool // the caller reads through Next (see ahead)
-	began    bool // a block before the current one had rows read: no read retry any more
 
 	box  boxing.Boxer       // values boxed a window at a time for Next
 	scan boxing.TextWindows // strings for ScanColumn (Go 1.27), a window at a time
@@ -53,7 +52,6 @@ func (r *rows) start() {
 
 // setBlock makes b the current block, from its first row.
 func (r *rows) setBlock(b *nativeproto.Block) {
-	r.began = r.began || r.row > 0
 	r.block = b
 	r.box.Reset()
 	r.scan.Reset()
@@ -113,11 +111,6 @@ func (r *rows) advance() error {
 	for r.block == nil || r.row >= r.nrows {
 		b, ahead, err := r.res.Next()
 		if err != nil {
-			if err != io.EOF && !r.began && r.row == 0 && r.c != nil && r.c.rerun(&r.res, err) {
-				// No row had reached the caller: the statement runs again on a new connection.
-				r.restart()
-				continue
-			}
 			return sqlErr(err)
 		}
 		r.setBlock(b)
@@ -138,17 +131,6 @@ func (r *rows) advance() error {
 	r.cur = r.row
 	r.row++
 	return nil
-}
-
-// restart positions r before the first row of its result, run again after a retry.
-func (r *rows) restart() {
-	r.block, r.row, r.cur, r.nrows = nil, 0, 0, 0
-	r.box.Reset()
-	r.pre.Reset()
-	if r.ahead != nil {
-		r.ahead.pre.Reset()
-	}
-	r.start()
 }
 
 // Close ends the result: an unfinished query is cancelled and drained.

@@ -34,7 +34,7 @@ type stmt struct {
 // literal among them or mixed styles fail here, naming the value, rather than take the
 // arguments in order.
 func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
-	if err := c.cc.Begin(); err != nil {
+	if err := c.native().Begin(); err != nil {
 		return nil, sqlErr(err)
 	}
 	s := &stmt{c: c, query: query}
@@ -43,9 +43,9 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 			s.valuesTail = tail
 		}
 	}
-	if sqltext.InsertWantsData(query) && (!sqltext.HasPlaceholders(query) || c.cc.InTx()) {
+	if sqltext.InsertWantsData(query) && (!sqltext.HasPlaceholders(query) || c.native().InTx()) {
 		s.insert = true
-		if c.cc.InTx() {
+		if c.native().InTx() {
 			if s.valuesTail != "" {
 				if err := bind.ValuesMappingError(s.valuesTail); err != nil {
 					return nil, err
@@ -96,7 +96,7 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	if !s.insert {
 		return s.c.ExecContext(ctx, s.query, args)
 	}
-	if !s.c.cc.InTx() {
+	if !s.c.native().InTx() {
 		if len(args) == 0 {
 			return s.c.ExecContext(ctx, s.query, nil)
 		}
@@ -111,13 +111,9 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 		s.ins = ins
 	}
 	if s.valuesTail == "" {
-		// One row, arguments in column order: the common case, without allocation. A block
-		// this row completes that could not be sent is retried on a new connection
-		// (appendFailed).
-		if err := appendArgs(s.ins, args); err != nil {
-			if err = s.c.appendFailed(ctx, s.ins, err); err != nil {
-				return nil, err
-			}
+		// One row, arguments in column order: the common case, without allocation.
+		if err := sqlErr(s.ins.AppendArgs(ctx, args)); err != nil {
+			return nil, err
 		}
 		return driver.RowsAffected(1), nil
 	}
@@ -133,10 +129,7 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 		for _, a := range row {
 			s.vals = append(s.vals, a.Value)
 		}
-		if err := s.ins.Append(s.vals); err != nil {
-			if err = s.c.appendFailed(ctx, s.ins, err); err == nil {
-				continue // the block went out again on a new connection
-			}
+		if err := sqlErr(s.ins.Append(ctx, s.vals)); err != nil {
 			if s.ins.Sent() == sent {
 				// The Exec fails whole: drop the rows of its earlier tuples too.
 				for i := 0; i < s.ins.Block().NumColumns(); i++ {

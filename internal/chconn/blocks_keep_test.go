@@ -123,11 +123,11 @@ func TestInsertBlockAboveKeepBytesNotKept(t *testing.T) {
 			}
 			v := strings.Repeat("y", 1024)
 			for i := range 20_000 {
-				if err := ins.Append([]any{v[:1000+i%24]}); err != nil {
+				if err := ins.Append(context.Background(), []any{v[:1000+i%24]}); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if err := ins.Finish(ctx); err != nil {
+			if err := ins.finish(ctx); err != nil {
 				t.Fatal(err)
 			}
 			ins = nil

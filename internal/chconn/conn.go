@@ -99,6 +99,17 @@ type Conn struct {
 	// read is the statement Read runs, kept while its result is open for a retry on another
 	// connection (read_retry.go), which takes it over.
 	read readRetry
+	// next is the connection that replaced this one after a retry (replaceBy): see Current.
+	next *Conn
+}
+
+// Current returns the connection that carries on for c: c, or the one that replaced it after a
+// read retry or an insert resume (c then being closed), for the adapter to follow.
+func (c *Conn) Current() *Conn {
+	for c.next != nil {
+		c = c.next
+	}
+	return c
 }
 
 func newConn(cfg *dsn.Config, nc net.Conn, addr string, log *slog.Logger) *Conn {
@@ -198,7 +209,7 @@ func (c *Conn) Begin() error {
 			return c.insert.OpenError() // never sent but by its Send
 		}
 		ins := c.insert
-		if err := ins.Finish(context.Background()); err != nil {
+		if err := ins.finish(context.Background()); err != nil {
 			return ins.finishedByNext(err)
 		}
 	}

@@ -75,11 +75,11 @@ func TestInsertFlushWriteFailureIsTransport(t *testing.T) {
 	big := strings.Repeat("x", 1<<20)
 	var ferr error
 	for range 64 { // the kernel takes the first writes after the peer's close
-		if err := ins.Append([]any{big}); err != nil {
+		if err := ins.Append(context.Background(), []any{big}); err != nil {
 			ferr = err
 			break
 		}
-		if ferr = ins.Flush(); ferr != nil {
+		if ferr = ins.flush(); ferr != nil {
 			break
 		}
 	}

@@ -123,24 +123,18 @@ func TestHostsDialStopsAtAnException(t *testing.T) {
 	}
 }
 
-// readRerun reads res to its end, rerunning it as Read's retry allows while no row was read; it
-// returns the rows and the connection the result ended on.
+// readRerun reads res to its end (Next runs it again while no row was read, as Read's retry
+// allows); it returns the rows and the connection the result ended on (c.Current()).
 func readRerun(t *testing.T, c *Conn, res *Result) (int, *Conn, error) {
 	t.Helper()
 	rows := 0
 	for {
 		b, _, err := res.Next()
 		if err == io.EOF {
-			return rows, c, nil
+			return rows, c.Current(), nil
 		}
 		if err != nil {
-			if rows == 0 {
-				var ok bool
-				if c, ok = res.Rerun(err); ok {
-					continue
-				}
-			}
-			return rows, c, err
+			return rows, c.Current(), err
 		}
 		rows += b.Rows()
 	}
@@ -305,7 +299,7 @@ func TestStartInsertReopensOnAnotherHost(t *testing.T) {
 		case retries == 1 && (err != nil || c.Addr() != b.srv.Addr() || ins.Conn() != c):
 			t.Fatalf("insert_retries=1: %v on %s, want the insert open on the second host", err, c.Addr())
 		case retries == 1:
-			if err := ins.Append([]any{"x"}); err != nil {
+			if err := ins.Append(context.Background(), []any{"x"}); err != nil {
 				t.Fatal(err)
 			}
 			if err := ins.Send(ctx); err != nil {
@@ -334,8 +328,8 @@ func TestInsertSendResumesOnAnotherHost(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, v := range []string{"a", "b", "c"} { // a block of two goes out; "c" waits
-				if err := ins.Append([]any{v}); err != nil {
-					err = ins.Recover(ctx, err)
+				if err := ins.Append(context.Background(), []any{v}); err != nil {
+					err = ins.recoverAppend(ctx, err)
 					if err != nil {
 						t.Fatal(err)
 					}

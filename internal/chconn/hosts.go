@@ -189,6 +189,7 @@ var errNoHosts = errors.New("chnative: the connection was not dialed through a h
 // c is closed.
 func (c *Conn) replaceBy(cc *Conn) {
 	cc.inTx = c.inTx
+	c.next = cc
 	_ = c.Close()
 }
 

@@ -2,6 +2,7 @@ package chconn
 
 import (
 	"context"
+	"database/sql/driver"
 	"fmt"
 
 	"github.com/chnative/chnative/columns"
@@ -102,7 +103,7 @@ func (c *Conn) insertHeader(ctx context.Context, stop func() bool, reuse *native
 // Append adds one row. A value that does not convert fails this row only: the columns keep the
 // rows appended before it, and the error is a *ColumnError. (The loop calls columns.Append
 // directly: it runs once a value, where a call costs.)
-func (ins *Insert) Append(vals []any) error {
+func (ins *Insert) Append(ctx context.Context, vals []any) error {
 	if err := ins.StartRow(len(vals)); err != nil {
 		return err
 	}
@@ -112,7 +113,31 @@ func (ins *Insert) Append(vals []any) error {
 			return ins.FailRow(i, err)
 		}
 	}
-	return ins.EndRow()
+	return ins.endRow(ctx)
+}
+
+// AppendArgs is Append for a row of driver arguments, without copying them into a slice.
+func (ins *Insert) AppendArgs(ctx context.Context, args []driver.NamedValue) error {
+	if err := ins.StartRow(len(args)); err != nil {
+		return err
+	}
+	b := ins.block
+	for i := range args {
+		if err := columns.Append(b.Column(i), args[i].Value); err != nil {
+			return ins.FailRow(i, err)
+		}
+	}
+	return ins.endRow(ctx)
+}
+
+// endRow is EndRow with the resume of a block it sent and that failed bounded by ctx (a
+// Batch's own Append resumes under the Batch's context, in flushFailed).
+func (ins *Insert) endRow(ctx context.Context) error {
+	err := ins.EndRow()
+	if err != nil && !ins.batch {
+		err = ins.recoverAppend(ctx, err)
+	}
+	return err
 }
 
 // StartRow checks that a row of n values can be appended: the insert is open and has n columns.
@@ -150,7 +175,7 @@ func (ins *Insert) endRowCount() error {
 		ins.left = room
 		return nil
 	}
-	if err := ins.Flush(); err != nil {
+	if err := ins.flush(); err != nil {
 		return ins.flushFailed(err)
 	}
 	return nil
@@ -195,13 +220,13 @@ func (ins *Insert) FailRow(i int, err error) error {
 	return &ColumnError{Column: b.Name(i), Type: b.Type(i), Row: ins.sent + n, Err: err}
 }
 
-// Flush sends the buffered rows as one Data block. When the block cannot be encoded
+// flush sends the buffered rows as one Data block. When the block cannot be encoded
 // (columns of different lengths, a value the wire form refuses) nothing of it is written: the
 // insert is cancelled and drained (see failSend), so the connection is ready for the next
 // query, or marked bad when the drain fails. When it cannot be written, the connection is
 // closed and the block counts as sent (the server may have it whole): the insert ends
 // unconfirmed (see Unconfirmed) and can be resumed on another connection (Resume).
-func (ins *Insert) Flush() error {
+func (ins *Insert) flush() error {
 	b := ins.block
 	if b.Rows() == 0 {
 		return nil
@@ -231,10 +256,10 @@ func (ins *Insert) Flush() error {
 	return nil
 }
 
-// Finish sends the remaining rows and the end of data, and waits for the server to confirm.
+// finish sends the remaining rows and the end of data, and waits for the server to confirm.
 // A failure after the insert's packets went out leaves it unconfirmed when the connection broke
 // or the server blamed itself (see Unconfirmed), for a Resume and a new Finish.
-func (ins *Insert) Finish(ctx context.Context) error {
+func (ins *Insert) finish(ctx context.Context) error {
 	if ins.done {
 		return nil
 	}
@@ -242,7 +267,7 @@ func (ins *Insert) Finish(ctx context.Context) error {
 	if c == nil {
 		return &UnsupportedError{Msg: "an insert with no connection cannot send"}
 	}
-	if err := ins.Flush(); err != nil {
+	if err := ins.flush(); err != nil {
 		return err
 	}
 	ins.done = true

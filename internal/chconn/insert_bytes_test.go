@@ -28,7 +28,7 @@ func TestInsertBlockBytesSplitsWideRows(t *testing.T) {
 			v := strings.Repeat("w", 1024)
 			blocks, last, biggest := 0, 0, 0
 			for range 4000 {
-				if err := ins.Append([]any{v}); err != nil {
+				if err := ins.Append(context.Background(), []any{v}); err != nil {
 					t.Fatal(err)
 				}
 				if s := ins.Sent(); s != last {
@@ -40,7 +40,7 @@ func TestInsertBlockBytesSplitsWideRows(t *testing.T) {
 			if ins.Block().Rows() > 0 {
 				blocks++
 			}
-			if err := ins.Finish(ctx); err != nil {
+			if err := ins.finish(ctx); err != nil {
 				t.Fatal(err)
 			}
 			if blocks < tc.blocks[0] || blocks > tc.blocks[1] {

@@ -46,21 +46,22 @@ func (c *Conn) StartInsert(ctx context.Context, query string, opts *Options, bat
 // Conn returns the connection the insert is on (another one after a Resume).
 func (ins *Insert) Conn() *Conn { return ins.c }
 
-// FlushContext is Flush, resumed on a new connection when the block's send leaves the insert
-// unconfirmed (see resumeAfter); ctx bounds the retry.
-func (ins *Insert) FlushContext(ctx context.Context) error {
-	err := ins.Flush()
+// Flush sends the buffered rows as one block, resumed on a new connection when the block's send
+// leaves the insert unconfirmed (see resumeAfter); ctx bounds the retry.
+func (ins *Insert) Flush(ctx context.Context) error {
+	err := ins.flush()
 	if err == nil {
 		return nil
 	}
 	return ins.resumeAfter(ctx, err)
 }
 
-// Send is Finish, resumed on a new connection and finished there while the insert ends
+// Send sends the remaining rows and the end of data and waits for the server to confirm (finish),
+// resumed on a new connection and finished there while the insert ends
 // unconfirmed and may be retried (see resumeAfter).
 func (ins *Insert) Send(ctx context.Context) error {
 	for {
-		err := ins.Finish(ctx)
+		err := ins.finish(ctx)
 		if err == nil {
 			return nil
 		}
@@ -70,11 +71,11 @@ func (ins *Insert) Send(ctx context.Context) error {
 	}
 }
 
-// Recover handles err, the error of an append that may have sent a block (Append, EndRow): a
+// recoverAppend handles err, the error of an append that may have sent a block (Append, EndRow): a
 // block whose send left the insert unconfirmed is resumed as resumeAfter allows, and then the append
 // has succeeded (the block was in the packets sent again: nil); any other error (a value a
 // column refused) is returned as it is. ctx bounds the retry.
-func (ins *Insert) Recover(ctx context.Context, err error) error {
+func (ins *Insert) recoverAppend(ctx context.Context, err error) error {
 	if ins.Unconfirmed() == nil {
 		return err
 	}

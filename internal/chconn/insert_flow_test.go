@@ -106,7 +106,7 @@ func dialInsertServer(t *testing.T, hello nativeproto.ServerHello, confirm bool,
 func appendRows(t *testing.T, ins *Insert, from, n int) {
 	t.Helper()
 	for i := range n {
-		if err := ins.Append([]any{uint64(from + i)}); err != nil {
+		if err := ins.Append(context.Background(), []any{uint64(from + i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -150,14 +150,14 @@ func TestInsertFlushFinish(t *testing.T) {
 			if ins.Sent() != 200 || ins.Block().Rows() != 50 {
 				t.Fatalf("after 250 rows: %d sent, %d buffered; want 200, 50", ins.Sent(), ins.Block().Rows())
 			}
-			if err := ins.Flush(); err != nil {
+			if err := ins.flush(); err != nil {
 				t.Fatal(err)
 			}
 			if ins.Sent() != 250 || ins.Block().Rows() != 0 {
 				t.Fatalf("after Flush: %d sent, %d buffered", ins.Sent(), ins.Block().Rows())
 			}
 			appendRows(t, ins, 250, 30)
-			if err := ins.Finish(context.Background()); err != nil {
+			if err := ins.finish(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			if !ins.Done() || ins.Sent() != 280 || ins.Unconfirmed() != nil || c.Bad() {
@@ -182,7 +182,7 @@ func TestInsertUnconfirmedResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	appendRows(t, ins, 0, 230)
-	err = ins.Finish(context.Background())
+	err = ins.finish(context.Background())
 	if err == nil {
 		t.Fatal("Finish succeeded without the server's confirmation")
 	}
@@ -202,7 +202,7 @@ func TestInsertUnconfirmedResume(t *testing.T) {
 	if ins.Done() || ins.Tries() != 1 || ins.Unconfirmed() != nil {
 		t.Fatalf("after Resume: done %v, tries %d, unconfirmed %v", ins.Done(), ins.Tries(), ins.Unconfirmed())
 	}
-	if err := ins.Finish(context.Background()); err != nil {
+	if err := ins.finish(context.Background()); err != nil {
 		t.Fatalf("Finish on the second connection: %v", err)
 	}
 	second := <-seen2
@@ -234,14 +234,14 @@ func TestInsertFlushFinishRealServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 2500 {
-		if err := ins.Append([]any{uint64(i), "s"}); err != nil {
+		if err := ins.Append(context.Background(), []any{uint64(i), "s"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if ins.Sent() != 2000 {
 		t.Fatalf("%d rows sent before Finish, want 2000", ins.Sent())
 	}
-	if err := ins.Finish(ctx); err != nil {
+	if err := ins.finish(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Begin(); err != nil {

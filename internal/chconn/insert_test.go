@@ -1,6 +1,7 @@
 package chconn
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -25,7 +26,7 @@ func TestInsertEndRowBlockSize(t *testing.T) {
 	}
 	ins, col := newInsert()
 	for i := range 8 {
-		err := ins.Append([]any{uint64(i)})
+		err := ins.Append(context.Background(), []any{uint64(i)})
 		if sendDue := (i+1)%3 == 0; sendDue != isSend(err) || (!sendDue && err != nil) {
 			t.Fatalf("row %d: %v (a send due: %v)", i, err, sendDue)
 		}
@@ -37,14 +38,14 @@ func TestInsertEndRowBlockSize(t *testing.T) {
 	// One row through Append, one appended into the column: the block holds 2, then 3 after
 	// the next Append; the send comes on the Append after that, which makes 4.
 	ins, col = newInsert()
-	if err := ins.Append([]any{uint64(0)}); err != nil {
+	if err := ins.Append(context.Background(), []any{uint64(0)}); err != nil {
 		t.Fatal(err)
 	}
 	col.Append(1)
-	if err := ins.Append([]any{uint64(2)}); err != nil {
+	if err := ins.Append(context.Background(), []any{uint64(2)}); err != nil {
 		t.Fatalf("3 rows, 2 of them appended: %v", err)
 	}
-	if err := ins.Append([]any{uint64(3)}); !isSend(err) || col.Rows() != 4 {
+	if err := ins.Append(context.Background(), []any{uint64(3)}); !isSend(err) || col.Rows() != 4 {
 		t.Fatalf("4 rows: %v, %d rows", err, col.Rows())
 	}
 }

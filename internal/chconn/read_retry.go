@@ -50,19 +50,22 @@ func (c *Conn) Read(ctx context.Context, body string, opts *Options, res *Result
 	}
 }
 
-// Rerun runs r's statement again on a new connection after err, the failure of its connection
-// before any of its rows reached the caller (Read's retry); it returns the connection r now
-// reads from and whether it was run again (false: the caller returns err).
-func (r *Result) Rerun(err error) (*Conn, bool) {
+// rerun runs r's statement again on a new connection after err, the failure of its connection
+// before any of its rows reached the caller (Next calls it); false when it may not (Next returns
+// err). The connection that broke is replaced (Conn.Current finds the new one).
+func (r *Result) rerun(err error) bool {
 	c := r.c
+	if c == nil {
+		return false
+	}
 	for {
 		next, ok := c.retryRead(r, err)
 		if !ok {
-			return c, false
+			return false
 		}
 		c = next
 		if err = r.start(c); err == nil {
-			return c, true
+			return true
 		}
 	}
 }

@@ -134,11 +134,11 @@ func TestReadAheadBlockReused(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range 1000 {
-			if err := bt.Append([]any{uint64(i), strconv.Itoa(i)}); err != nil {
+			if err := bt.Append(context.Background(), []any{uint64(i), strconv.Itoa(i)}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := bt.Finish(ctx); err != nil {
+		if err := bt.finish(ctx); err != nil {
 			t.Fatal(err)
 		}
 		read(n, false)

@@ -24,6 +24,9 @@ type Result struct {
 	cols  []string           // the header's column names, then their types (Names, Types)
 	done  bool
 	err   error
+	// rowsOut: a block with rows was handed out (the header or Next's), so the caller may have
+	// rows of it: the read is not run again (read_retry.go).
+	rowsOut bool
 
 	totals, extremes *nativeproto.Block
 
@@ -63,7 +66,7 @@ func (r *Result) readHeader() error {
 			_ = r.finish(nil)
 			return nil
 		case nativeproto.ServerCodeData:
-			r.block = ev.block
+			r.block, r.rowsOut = ev.block, ev.block.Rows() > 0
 			n := ev.block.NumColumns()
 			r.cols = make([]string, 2*n) // names, then types: one allocation
 			for i := range n {
@@ -284,7 +287,10 @@ func (r *Result) Next() (b *nativeproto.Block, ahead bool, err error) {
 		}
 		ev, fromAhead, err := r.recvNext()
 		if err != nil {
-			return nil, false, r.finish(err)
+			if err = r.finish(err); !r.rowsOut && r.rerun(err) {
+				continue // no row had reached the caller: the read runs again on a new connection
+			}
+			return nil, false, err
 		}
 		switch ev.code {
 		case nativeproto.ServerCodeEndOfStream:
@@ -301,6 +307,7 @@ func (r *Result) Next() (b *nativeproto.Block, ahead bool, err error) {
 			}
 			r.swapBlock(ev.block)
 			r.setLocations(ev.block)
+			r.rowsOut = r.rowsOut || ev.block.Rows() > 0
 			return ev.block, fromAhead, nil
 		default:
 			if err := r.keep(ev); err != nil {
