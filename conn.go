@@ -3,7 +3,6 @@ package chnative
 import (
 	"context"
 	"database/sql/driver"
-	"fmt"
 	"time"
 
 	"github.com/chnative/chnative/internal/chconn"
@@ -32,12 +31,6 @@ func (c *conn) aheadBoxing() *aheadBoxing {
 		c.ahead = new(aheadBoxing)
 	}
 	return c.ahead
-}
-
-// Format prints only the address, for every verb (see Connector.Format): the connection holds
-// the configuration, password included.
-func (c *conn) Format(f fmt.State, verb rune) {
-	_, _ = fmt.Fprintf(f, "chnative.conn(%s)", c.native().Addr())
 }
 
 // native returns the native connection, following its replacement after a read retry or an
@@ -107,8 +100,7 @@ func (t *tx) Commit() error {
 		return ErrClosed
 	}
 	t.done = true
-	_, err := t.c.native().Commit(context.Background())
-	return sqlErr(err)
+	return sqlErr(t.c.native().Commit(context.Background()))
 }
 
 // Rollback cancels the open insert: rows not yet sent are dropped.
@@ -123,12 +115,9 @@ func (t *tx) Rollback() error {
 // Ping checks the connection (see chconn.Conn.Ping: the first Ping of a connection whose DSN has
 // settings runs a query with them).
 func (c *conn) Ping(ctx context.Context) error {
-	var opts *chconn.Options
-	if c.native().SettingsUnchecked() {
-		var err error
-		if opts, err = c.options(ctx, nil, "SELECT 1"); err != nil {
-			return err
-		}
+	opts, err := c.options(ctx, nil, "SELECT 1")
+	if err != nil {
+		return err
 	}
 	return sqlErr(c.native().Ping(ctx, opts))
 }

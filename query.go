@@ -3,7 +3,6 @@ package chnative
 import (
 	"context"
 	"database/sql/driver"
-	"strings"
 
 	"github.com/chnative/chnative/internal/bind"
 	"github.com/chnative/chnative/internal/chconn"
@@ -24,9 +23,7 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 		if _, err := c.exec(ctx, query, body, params); err != nil {
 			return nil, err
 		}
-		r := new(rows)
-		r.res.SetDone()
-		return r, nil
+		return new(rows), nil // a zero Result has ended
 	}
 	return c.query(ctx, body, params)
 }
@@ -63,19 +60,6 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 				return c.insertRows(ctx, query, rowsArgs)
 			}
 		}
-		if hasValues && strings.TrimSpace(strings.TrimRight(tail, "; \t\r\n")) != "" && c.native().IgnoresInsertText() {
-			// This server ignores data written in the text of an INSERT sent over the native
-			// protocol: send INSERT ... SELECT row UNION ALL SELECT row instead.
-			body, params, err := bindQuery(query, args, c.native().Revision())
-			if err != nil {
-				return nil, err
-			}
-			sel, ok := sqltext.ValuesAsSelect(body)
-			if !ok {
-				return nil, &UnsupportedError{Msg: "this server ignores data written in the text of an INSERT sent over the native protocol; pass the values as arguments (INSERT ... VALUES (?, ?)) or use a prepared insert"}
-			}
-			return c.exec(ctx, sel, sel, params)
-		}
 	}
 	body, params, err := bindQuery(query, args, c.native().Revision())
 	if err != nil {
@@ -107,7 +91,7 @@ func (c *conn) openInsert(ctx context.Context, query string, batch bool) (*chcon
 	if err != nil {
 		return nil, err
 	}
-	_, ins, err := c.native().StartInsert(ctx, query, opts, batch)
+	ins, err := c.native().StartInsert(ctx, query, opts, batch)
 	return ins, sqlErr(err)
 }
 

@@ -179,7 +179,6 @@ func TestScannedStringsStayIntact(t *testing.T) {
 // (the windows boxed as Next goes, as for a block the read-ahead has not boxed).
 func benchNext(b *testing.B, blk *nativeproto.Block) {
 	r := &rows{block: blk, nrows: blk.Rows()}
-	r.res.SetDone()
 	dest := make([]driver.Value, blk.NumColumns())
 	n := 0
 	b.ReportAllocs()

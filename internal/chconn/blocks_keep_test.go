@@ -64,7 +64,7 @@ func TestBlocksAboveKeepBytesNotKept(t *testing.T) {
 			if err := res.Close(); err != nil {
 				t.Fatal(err)
 			}
-			c.AwaitDrain()
+			c.awaitDrain()
 			if !c.IsValid() {
 				t.Fatal("connection not valid after the query")
 			}

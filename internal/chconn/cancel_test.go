@@ -109,7 +109,7 @@ func TestCancelServerDoesNotStop(t *testing.T) {
 	if d := time.Since(start); d > 3*DrainTimeout+time.Second {
 		t.Errorf("the drain took %v", d)
 	}
-	if !c.Bad() {
+	if !c.bad {
 		t.Fatal("the connection is not bad")
 	}
 }

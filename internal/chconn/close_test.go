@@ -35,8 +35,8 @@ func TestCloseReadsShortRest(t *testing.T) {
 	if err := r.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if !r.Ended() || c.Bad() || c.draining() {
-		t.Fatalf("after Close: ended %v, bad %v, draining %v", r.Ended(), c.Bad(), c.draining())
+	if !r.Ended() || c.bad || c.draining() {
+		t.Fatalf("after Close: ended %v, bad %v, draining %v", r.Ended(), c.bad, c.draining())
 	}
 	checkSelectOne(t, c)
 }
@@ -87,7 +87,7 @@ func TestCloseCancelsSlowRest(t *testing.T) {
 			if !cancelled.Load() {
 				t.Fatal("the server got no Cancel")
 			}
-			if c.Bad() {
+			if c.bad {
 				t.Fatal("the connection is bad after a drained Cancel")
 			}
 			checkSelectOne(t, c)
@@ -121,7 +121,7 @@ func TestCloseServerIgnoresCancel(t *testing.T) {
 	if d := time.Since(start); d > 3*DrainTimeout {
 		t.Errorf("Close took %v", d)
 	}
-	if !c.Bad() {
+	if !c.bad {
 		t.Fatal("the connection is kept although the server never ended the query")
 	}
 	if err := c.Begin(); err != ErrBadConn {

@@ -172,7 +172,7 @@ func (c *Conn) ClientRevision() nativeproto.Revision {
 // their type are read in. It is the server's (from its Hello) until a SET session_timezone or a
 // TimezoneUpdate from the server changes it (see timezoneUpdate).
 func (c *Conn) Location() *time.Location {
-	c.AwaitDrain() // a TimezoneUpdate read by the drain may change it
+	c.awaitDrain() // a TimezoneUpdate read by the drain may change it
 	return c.sessLoc
 }
 
@@ -196,7 +196,7 @@ func (c *Conn) markBad() {
 // Begin checks that the connection can start a new query, after waiting for the drain of a
 // query cancelled before (drain.go).
 func (c *Conn) Begin() error {
-	c.AwaitDrain()
+	c.awaitDrain()
 	if c.closed {
 		return ErrBadConn
 	}
@@ -206,7 +206,7 @@ func (c *Conn) Begin() error {
 	}
 	if c.insert != nil {
 		if c.insert.batch {
-			return c.insert.OpenError() // never sent but by its Send
+			return c.insert.openError() // never sent but by its Send
 		}
 		ins := c.insert
 		if err := ins.finish(context.Background()); err != nil {
@@ -247,7 +247,7 @@ func (c *Conn) Close() error {
 	}
 	if c.drain != nil {
 		_ = c.nc.Close() // ends the drain's reads at once
-		c.AwaitDrain()
+		c.awaitDrain()
 		c.closed = true
 		return nil
 	}
@@ -336,26 +336,14 @@ func (c *Conn) Addr() string { return c.addr }
 // Config returns the connection's configuration (shared: the caller must not change it).
 func (c *Conn) Config() *dsn.Config { return c.cfg }
 
-// Bad reports whether the connection is broken or closed and must not be reused.
-func (c *Conn) Bad() bool { return c.bad }
-
 // InTx reports whether a database/sql transaction is open on the connection.
 func (c *Conn) InTx() bool { return c.inTx }
 
-// SetInTx records whether a database/sql transaction is open (it scopes prepared inserts).
-func (c *Conn) SetInTx(on bool) { c.inTx = on }
+// setInTx records whether a database/sql transaction is open (it scopes prepared inserts).
+func (c *Conn) setInTx(on bool) { c.inTx = on }
 
-// OpenInsertState returns the insert open on the connection, or nil.
-func (c *Conn) OpenInsertState() *Insert { return c.insert }
-
-// IgnoresInsertText reports whether the server ignores data written in the text of an INSERT
-// sent over the native protocol (old servers, which read a query's external tables only after
-// parsing it; see revEagerExternalTables).
-func (c *Conn) IgnoresInsertText() bool { return c.pingEndsTables }
+// openInsertState returns the insert open on the connection, or nil.
+func (c *Conn) openInsertState() *Insert { return c.insert }
 
 // QueryID returns the id of the last query sent.
 func (c *Conn) QueryID() string { return c.queryID }
-
-// SettingsUnchecked reports whether the next Ping runs a query with the configuration's settings
-// (see Ping), so it needs the query's options.
-func (c *Conn) SettingsUnchecked() bool { return !c.settingsChecked && len(c.cfg.Settings) > 0 }

@@ -35,8 +35,8 @@ func TestDialRevisions(t *testing.T) {
 			if c.Hello().Major != tc.hello.Major || c.Hello().Minor != tc.hello.Minor {
 				t.Errorf("hello says %d.%d", c.Hello().Major, c.Hello().Minor)
 			}
-			if c.IgnoresInsertText() != tc.pingEnds {
-				t.Errorf("external tables end with a Ping: %v, want %v", c.IgnoresInsertText(), tc.pingEnds)
+			if c.pingEndsTables != tc.pingEnds {
+				t.Errorf("external tables end with a Ping: %v, want %v", c.pingEndsTables, tc.pingEnds)
 			}
 			// Two queries: the second proves the first left nothing unread (a Pong, say).
 			checkSelectOne(t, c)
@@ -111,8 +111,8 @@ func TestDialRealServer(t *testing.T) {
 	if c.Hello().Major != want.Major || c.Hello().Minor != want.Minor {
 		t.Fatalf("hello %d.%d, the server says %s", c.Hello().Major, c.Hello().Minor, want)
 	}
-	if c.IgnoresInsertText() != (c.Hello().Revision < nativeproto.RevSettingsAsStrings) {
-		t.Errorf("external tables end with a Ping: %v at revision %d", c.IgnoresInsertText(), c.Hello().Revision)
+	if c.pingEndsTables != (c.Hello().Revision < nativeproto.RevSettingsAsStrings) {
+		t.Errorf("external tables end with a Ping: %v at revision %d", c.pingEndsTables, c.Hello().Revision)
 	}
 	for range 2 {
 		if err := c.Begin(); err != nil {

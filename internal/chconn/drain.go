@@ -61,9 +61,9 @@ func (c *Conn) cancelOffPath(cause error, cancelSent bool) {
 	}()
 }
 
-// AwaitDrain waits for a background drain to end. After it returns, the connection's state is
+// awaitDrain waits for a background drain to end. After it returns, the connection's state is
 // the caller's again.
-func (c *Conn) AwaitDrain() {
+func (c *Conn) awaitDrain() {
 	if c.drain == nil {
 		return
 	}
@@ -71,7 +71,7 @@ func (c *Conn) AwaitDrain() {
 	c.drain = nil
 }
 
-// awaitDrainCtx is AwaitDrain bounded by ctx: when ctx ends first, the socket is closed (which
+// awaitDrainCtx is awaitDrain bounded by ctx: when ctx ends first, the socket is closed (which
 // ends the drain at once) and the connection is bad.
 func (c *Conn) awaitDrainCtx(ctx context.Context) {
 	if c.drain == nil {

@@ -2,6 +2,7 @@ package chconn
 
 import (
 	"context"
+	"strings"
 
 	"github.com/chnative/chnative/internal/sqltext"
 	"github.com/chnative/chnative/nativeproto"
@@ -35,7 +36,20 @@ func (c *Conn) QueryInto(ctx context.Context, body string, opts *Options, r *Res
 // Exec sends body (query with its arguments bound) with opts and reads to the end, discarding
 // result blocks. For an INSERT whose data is in the query text, it ends the (empty) client data
 // when the server asks for it. A SET session_timezone that succeeds changes the session's zone.
+//
+// Servers that ignore data written in the text of an INSERT sent over the native protocol (old
+// servers, which read a query's external tables only after parsing it: see
+// revEagerExternalTables) get INSERT ... SELECT row UNION ALL SELECT row instead.
 func (c *Conn) Exec(ctx context.Context, query, body string, opts *Options) error {
+	if c.pingEndsTables {
+		if tail, ok := sqltext.InsertValuesData(body); ok && strings.TrimSpace(strings.TrimRight(tail, "; \t\r\n")) != "" {
+			sel, ok := sqltext.ValuesAsSelect(body)
+			if !ok {
+				return &UnsupportedError{Msg: "this server ignores data written in the text of an INSERT sent over the native protocol; pass the values as arguments (INSERT ... VALUES (?, ?)) or use a prepared insert"}
+			}
+			query, body = sel, sel
+		}
+	}
 	stop, err := c.start(ctx, body, opts)
 	if err != nil {
 		return err

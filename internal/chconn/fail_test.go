@@ -26,10 +26,10 @@ func TestFailLieAfterContextEnded(t *testing.T) {
 	if errors.Is(err, context.Canceled) {
 		t.Fatalf("fail returned the context's error for a lie: %v", err)
 	}
-	if !c.Bad() {
+	if !c.bad {
 		t.Fatal("the connection that met a lie is not marked bad")
 	}
-	if IsTransport(err) {
+	if isTransport(err) {
 		t.Fatalf("a lie is classified as a transport failure: %v", err)
 	}
 }
@@ -84,7 +84,7 @@ func TestInsertFlushWriteFailureIsTransport(t *testing.T) {
 		}
 	}
 	var te *TransportError
-	if !errors.As(ferr, &te) || !IsTransport(ferr) {
+	if !errors.As(ferr, &te) || !isTransport(ferr) {
 		t.Fatalf("write to a closed server: %v, want a *TransportError", ferr)
 	}
 }

@@ -152,7 +152,8 @@ func TestReadRerunsOnAnotherHost(t *testing.T) {
 		t.Fatalf("dial: %v, %v", c, err)
 	}
 	var res Result
-	c, err = c.Read(ctx, "SELECT n FROM t", nil, &res)
+	err = c.Read(ctx, "SELECT n FROM t", nil, &res)
+	c = c.Current()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,11 +201,11 @@ func TestReadRerunRefusals(t *testing.T) {
 			}
 			defer c.Close()
 			var res Result
-			if c, err = c.Read(ctx, tc.query, nil, &res); err != nil {
+			if err = c.Read(ctx, tc.query, nil, &res); err != nil {
 				t.Fatal(err)
 			}
 			_, c, err = readRerun(t, c, &res)
-			if err == nil || !IsTransport(err) || c.Addr() != a.Addr() || b.Accepts() != 0 {
+			if err == nil || !isTransport(err) || c.Addr() != a.Addr() || b.Accepts() != 0 {
 				t.Fatalf("got %v on %s (second host dialed %d times); want the transport failure, no retry", err, c.Addr(), b.Accepts())
 			}
 		})
@@ -291,12 +292,13 @@ func TestStartInsertReopensOnAnotherHost(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, ins, err := c.StartInsert(ctx, "INSERT INTO t (s)", nil, false)
+		ins, err := c.StartInsert(ctx, "INSERT INTO t (s)", nil, false)
+		c = c.Current()
 		var ex *Exception
 		switch {
 		case retries == 0 && (!errors.As(err, &ex) || ex.Code != 242 || c.Addr() != a.srv.Addr()):
 			t.Fatalf("insert_retries=0: %v on %s, want the exception 242 on the first host", err, c.Addr())
-		case retries == 1 && (err != nil || c.Addr() != b.srv.Addr() || ins.Conn() != c):
+		case retries == 1 && (err != nil || c.Addr() != b.srv.Addr() || ins.c != c):
 			t.Fatalf("insert_retries=1: %v on %s, want the insert open on the second host", err, c.Addr())
 		case retries == 1:
 			if err := ins.Append(context.Background(), []any{"x"}); err != nil {
@@ -323,27 +325,25 @@ func TestInsertSendResumesOnAnotherHost(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, ins, err := c.StartInsert(ctx, "INSERT INTO t (s)", nil, false)
+			ins, err := c.StartInsert(ctx, "INSERT INTO t (s)", nil, false)
+			c = c.Current()
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, v := range []string{"a", "b", "c"} { // a block of two goes out; "c" waits
-				if err := ins.Append(context.Background(), []any{v}); err != nil {
-					err = ins.recoverAppend(ctx, err)
-					if err != nil {
-						t.Fatal(err)
-					}
+				if err := ins.Append(ctx, []any{v}); err != nil {
+					t.Fatal(err)
 				}
 			}
 			err = ins.Send(ctx)
 			var ue *InsertUnconfirmedError
 			switch retries {
 			case "0":
-				if !errors.As(err, &ue) || ue.Reason != "insert_retries=0" || ins.Conn() != c {
+				if !errors.As(err, &ue) || ue.Reason != "insert_retries=0" || ins.c != c {
 					t.Fatalf("insert_retries=0: %v, want an *InsertUnconfirmedError on the first connection", err)
 				}
 			default:
-				if err != nil || ins.Conn().Addr() != b.srv.Addr() {
+				if err != nil || ins.c.Addr() != b.srv.Addr() {
 					t.Fatalf("%v; want the insert resumed and confirmed on the second host", err)
 				}
 				if a.got() != 1 || b.got() != 2 {
@@ -353,7 +353,7 @@ func TestInsertSendResumesOnAnotherHost(t *testing.T) {
 					t.Error("the broken connection was not closed when the insert moved")
 				}
 			}
-			_ = ins.Conn().Close()
+			_ = ins.c.Close()
 		})
 	}
 }

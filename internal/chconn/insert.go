@@ -46,7 +46,7 @@ type Insert struct {
 
 // OpenInsert sends the INSERT (query, to which insertBody adds VALUES when it has no data
 // clause) with opts and reads the header block the server answers with. A batch insert is
-// finished only by its own Finish: every other statement on the connection gets OpenError
+// finished only by its own Finish: every other statement on the connection gets openError
 // meanwhile; another insert is finished by the connection's next statement (Begin).
 func (c *Conn) OpenInsert(ctx context.Context, query string, opts *Options, batch bool) (*Insert, error) {
 	if err := c.Begin(); err != nil {
@@ -104,13 +104,13 @@ func (c *Conn) insertHeader(ctx context.Context, stop func() bool, reuse *native
 // rows appended before it, and the error is a *ColumnError. (The loop calls columns.Append
 // directly: it runs once a value, where a call costs.)
 func (ins *Insert) Append(ctx context.Context, vals []any) error {
-	if err := ins.StartRow(len(vals)); err != nil {
+	if err := ins.startRow(len(vals)); err != nil {
 		return err
 	}
 	b := ins.block
 	for i, v := range vals {
 		if err := columns.Append(b.Column(i), v); err != nil {
-			return ins.FailRow(i, err)
+			return ins.failRow(i, err)
 		}
 	}
 	return ins.endRow(ctx)
@@ -118,13 +118,13 @@ func (ins *Insert) Append(ctx context.Context, vals []any) error {
 
 // AppendArgs is Append for a row of driver arguments, without copying them into a slice.
 func (ins *Insert) AppendArgs(ctx context.Context, args []driver.NamedValue) error {
-	if err := ins.StartRow(len(args)); err != nil {
+	if err := ins.startRow(len(args)); err != nil {
 		return err
 	}
 	b := ins.block
 	for i := range args {
 		if err := columns.Append(b.Column(i), args[i].Value); err != nil {
-			return ins.FailRow(i, err)
+			return ins.failRow(i, err)
 		}
 	}
 	return ins.endRow(ctx)
@@ -140,13 +140,13 @@ func (ins *Insert) endRow(ctx context.Context) error {
 	return err
 }
 
-// StartRow checks that a row of n values can be appended: the insert is open and has n columns.
-// A row is then StartRow, columns.Append into Block's columns 0 to n-1 in order (FailRow on a
+// startRow checks that a row of n values can be appended: the insert is open and has n columns.
+// A row is then startRow, columns.Append into Block's columns 0 to n-1 in order (failRow on a
 // refusal), and EndRow: Append does the three for a slice, and the root's prepared statements
 // the same for driver arguments, without copying them into one.
-func (ins *Insert) StartRow(n int) error {
+func (ins *Insert) startRow(n int) error {
 	if ins.done || n != ins.block.NumColumns() {
-		return ins.startRowFailed(n) // out of line: StartRow inlines into the callers' row loops
+		return ins.startRowFailed(n) // out of line: startRow inlines into the callers' row loops
 	}
 	return nil
 }
@@ -160,7 +160,7 @@ func (ins *Insert) startRowFailed(n int) error {
 }
 
 // EndRow ends the row being appended: the block is sent when it holds the insert's block size
-// (BlockRows) or its byte size (insert_block_bytes), whichever comes first. Rows a caller appends into the block's columns itself, without EndRow, are sent
+// (blockRows) or its byte size (insert_block_bytes), whichever comes first. Rows a caller appends into the block's columns itself, without EndRow, are sent
 // with the rows around them and can make a block larger than that by as many; never smaller.
 func (ins *Insert) EndRow() error {
 	if ins.left--; ins.left > 0 {
@@ -182,7 +182,7 @@ func (ins *Insert) endRowCount() error {
 }
 
 // Room returns how many more rows the block takes before it is due to be sent; 0 when it is
-// due (it holds BlockRows rows, or insert_block_bytes bytes of values). The byte side is an
+// due (it holds blockRows rows, or insert_block_bytes bytes of values). The byte side is an
 // estimate from the rows so far, halved, so a caller that appends Room rows and asks again
 // reaches the byte size within a few calls (about log2 of the rows a block holds) and
 // overshoots it by at most a row's bytes when rows keep their width.
@@ -207,11 +207,11 @@ func (ins *Insert) Room() int {
 	return int(min(int64(room), (limit-n)/perRow/2+1))
 }
 
-// FailRow drops the values columns [0, i) took for the row being appended, which column i
+// failRow drops the values columns [0, i) took for the row being appended, which column i
 // refused with err (it took none), and returns the *ColumnError naming column i and the row's
 // number in the insert. Callers that append a row's values themselves (columns.Append into
-// Block's columns, between StartRow and EndRow) end a failed row with it.
-func (ins *Insert) FailRow(i int, err error) error {
+// Block's columns, between startRow and EndRow) end a failed row with it.
+func (ins *Insert) failRow(i int, err error) error {
 	b := ins.block
 	n := b.Column(i).Rows()
 	for j := 0; j < i; j++ {
@@ -308,8 +308,8 @@ func (ins *Insert) failSend(err error) error {
 	return &InsertAbortedError{Buffered: buffered, Sent: ins.sent, Err: err}
 }
 
-// OpenError is the error of a statement started while this Batch is open.
-func (ins *Insert) OpenError() error {
+// openError is the error of a statement started while this Batch is open.
+func (ins *Insert) openError() error {
 	return fmt.Errorf("%w (%d rows buffered, %d sent)", ErrBatchOpen, ins.block.Rows(), ins.sent)
 }
 
@@ -348,5 +348,5 @@ func (ins *Insert) Done() bool { return ins.done }
 // Batch reports whether only the insert's own Finish ends it (see OpenInsert).
 func (ins *Insert) Batch() bool { return ins.batch }
 
-// BlockRows returns the rows per block: Flush is due when the block holds this many.
-func (ins *Insert) BlockRows() int { return ins.maxRows }
+// blockRows returns the rows per block: Flush is due when the block holds this many.
+func (ins *Insert) blockRows() int { return ins.maxRows }

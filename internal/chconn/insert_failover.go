@@ -11,40 +11,36 @@ import (
 //
 // Design note: an insert whose opening fails, before any of its data went out, because the
 // connection broke (a transport failure, not the context's end) or the server answered an
-// exception that blames the replica (RetryableInsertCode), is opened again on a new connection
+// exception that blames the replica (retryableInsertCode), is opened again on a new connection
 // that the connection's Hosts dials, to another host first (StartInsert). An insert that ends
 // unconfirmed after rows went out (a block's send or its end failed so) is resumed the same way
 // (Resume: the kept packets go out again), and the failed step goes on there (FlushContext,
-// Send, Recover; a Batch's Append through flushFailed, with the context the Batch was opened
-// with). Each happens up to dsn.Config.InsertRetries times per insert, and never on a
+// Send, Append and AppendArgs; a Batch's Append through flushFailed, with the context the Batch
+// was opened with). Each happens up to dsn.Config.InsertRetries times per insert, and never on a
 // connection no Hosts dialed. What cannot be retried ends as an *InsertUnconfirmedError saying
-// why, when rows may have been committed. The caller takes the insert's connection afterwards
-// (Insert.Conn): it is the new one after a retry, the old one being closed.
+// why, when rows may have been committed. The connection that replaced a broken one is
+// found by Current (the old one is closed).
 
 // StartInsert is OpenInsert, opened again on a new connection while it fails before any data
-// was sent as the design note says. It returns the connection the insert (or the error) is on:
-// c, or the one that replaced it, c then being closed.
-func (c *Conn) StartInsert(ctx context.Context, query string, opts *Options, batch bool) (*Conn, *Insert, error) {
+// was sent as the design note says (c.Current() is then the connection it is on).
+func (c *Conn) StartInsert(ctx context.Context, query string, opts *Options, batch bool) (*Insert, error) {
 	for try := 1; ; try++ {
 		ins, err := c.OpenInsert(ctx, query, opts, batch)
 		if err == nil {
-			return c, ins, nil
+			return ins, nil
 		}
 		if c.hosts == nil || try > c.cfg.InsertRetries || ctx.Err() != nil || isContextErr(err) || !retryableInsertErr(err) {
-			return c, nil, err
+			return nil, err
 		}
 		cc, derr := c.redial(ctx)
 		logRedial(c.log, "chnative: insert opened again on a new connection (no data was sent)", c.addr, err, try, cc, derr)
 		if derr != nil {
-			return c, nil, err
+			return nil, err
 		}
 		c.replaceBy(cc)
 		c = cc
 	}
 }
-
-// Conn returns the connection the insert is on (another one after a Resume).
-func (ins *Insert) Conn() *Conn { return ins.c }
 
 // Flush sends the buffered rows as one block, resumed on a new connection when the block's send
 // leaves the insert unconfirmed (see resumeAfter); ctx bounds the retry.
@@ -104,11 +100,11 @@ func (ins *Insert) resumeAfter(ctx context.Context, err error) error {
 		switch {
 		case ins.Sent() == 0:
 		case isContextErr(err):
-			return ins.UnconfirmedError(err, "the context ended")
+			return ins.unconfirmedError(err, "the context ended")
 		case errors.As(err, &pe):
 			// The server's answer broke the protocol after rows went out: they may have been
 			// committed, and a retry would only get the same answer again.
-			return ins.UnconfirmedError(err, "the server's answer broke the protocol, which is not retried")
+			return ins.unconfirmedError(err, "the server's answer broke the protocol, which is not retried")
 		}
 		return err
 	}
@@ -116,8 +112,8 @@ func (ins *Insert) resumeAfter(ctx context.Context, err error) error {
 	for first := true; ; first = false {
 		reason := ins.noRetry(ctx)
 		if reason != "" {
-			ins.Forget()
-			return ins.UnconfirmedError(err, reason)
+			ins.forget()
+			return ins.unconfirmedError(err, reason)
 		}
 		if first {
 			old.hosts.failed(old.addr)
@@ -133,8 +129,8 @@ func (ins *Insert) resumeAfter(ctx context.Context, err error) error {
 		}
 		logRedial(old.log, "chnative: insert retried on a new connection", old.addr, err, ins.Tries(), cc, derr, attrs...)
 		if derr != nil {
-			ins.Forget()
-			return ins.UnconfirmedError(err, "no new connection: "+derr.Error())
+			ins.forget()
+			return ins.unconfirmedError(err, "no new connection: "+derr.Error())
 		}
 		if rerr != nil {
 			_ = cc.Close()
@@ -142,12 +138,12 @@ func (ins *Insert) resumeAfter(ctx context.Context, err error) error {
 			var hm *HeaderMismatchError
 			var ue *UnsupportedError
 			if errors.As(rerr, &hm) || errors.As(rerr, &ue) || !retryableInsertErr(rerr) {
-				ins.Forget()
-				return ins.UnconfirmedError(err, rerr.Error())
+				ins.forget()
+				return ins.unconfirmedError(err, rerr.Error())
 			}
 			if ins.Tries() >= old.cfg.InsertRetries {
-				ins.Forget()
-				return ins.UnconfirmedError(err, "the last retry failed: "+rerr.Error())
+				ins.forget()
+				return ins.unconfirmedError(err, "the last retry failed: "+rerr.Error())
 			}
 			continue // another host, while retries remain
 		}
@@ -179,13 +175,13 @@ func (ins *Insert) noRetry(ctx context.Context) string {
 }
 
 // retryableInsertErr reports whether an insert that failed with err may be run again on another
-// connection: a transport failure (IsTransport), or a server exception that blames the replica
-// (RetryableInsertCode). Never after an answer that broke the protocol, nor an exception about
+// connection: a transport failure (isTransport), or a server exception that blames the replica
+// (retryableInsertCode). Never after an answer that broke the protocol, nor an exception about
 // the data: either would come again.
 func retryableInsertErr(err error) bool {
 	var ex *Exception
 	if errors.As(err, &ex) {
-		return RetryableInsertCode(ex.Code)
+		return retryableInsertCode(ex.Code)
 	}
-	return IsTransport(err)
+	return isTransport(err)
 }

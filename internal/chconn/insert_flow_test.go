@@ -12,7 +12,7 @@ import (
 	"github.com/chnative/chnative/nativeproto"
 )
 
-// An insert's life on one connection: Append sends a block every BlockRows rows, Flush sends the
+// An insert's life on one connection: Append sends a block every blockRows rows, Flush sends the
 // rest, Finish ends the data and waits for the server's confirmation; a connection that breaks
 // before the confirmation leaves the insert unconfirmed, and Resume sends its kept blocks again,
 // byte for byte, on another connection.
@@ -143,8 +143,8 @@ func TestInsertFlushFinish(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ins.BlockRows() != 100 || ins.Block().NumColumns() != 1 || ins.Block().Name(0) != "n" {
-				t.Fatalf("block rows %d, header %d columns", ins.BlockRows(), ins.Block().NumColumns())
+			if ins.blockRows() != 100 || ins.Block().NumColumns() != 1 || ins.Block().Name(0) != "n" {
+				t.Fatalf("block rows %d, header %d columns", ins.blockRows(), ins.Block().NumColumns())
 			}
 			appendRows(t, ins, 0, 250) // two blocks sent by Append
 			if ins.Sent() != 200 || ins.Block().Rows() != 50 {
@@ -160,8 +160,8 @@ func TestInsertFlushFinish(t *testing.T) {
 			if err := ins.finish(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			if !ins.Done() || ins.Sent() != 280 || ins.Unconfirmed() != nil || c.Bad() {
-				t.Fatalf("after Finish: done %v, sent %d, unconfirmed %v, bad %v", ins.Done(), ins.Sent(), ins.Unconfirmed(), c.Bad())
+			if !ins.Done() || ins.Sent() != 280 || ins.Unconfirmed() != nil || c.bad {
+				t.Fatalf("after Finish: done %v, sent %d, unconfirmed %v, bad %v", ins.Done(), ins.Sent(), ins.Unconfirmed(), c.bad)
 			}
 			checkSeen(t, <-seen, []int{100, 100, 50, 30}, 280)
 			if err := c.Begin(); err != nil {
@@ -186,11 +186,11 @@ func TestInsertUnconfirmedResume(t *testing.T) {
 	if err == nil {
 		t.Fatal("Finish succeeded without the server's confirmation")
 	}
-	if !IsTransport(err) || !errors.Is(ins.Unconfirmed(), err) && ins.Unconfirmed() != err {
-		t.Fatalf("Finish: %v (transport %v), unconfirmed %v", err, IsTransport(err), ins.Unconfirmed())
+	if !isTransport(err) || !errors.Is(ins.Unconfirmed(), err) && ins.Unconfirmed() != err {
+		t.Fatalf("Finish: %v (transport %v), unconfirmed %v", err, isTransport(err), ins.Unconfirmed())
 	}
-	if !ins.Resumable() || ins.KeptBytes() == 0 || !c1.Bad() {
-		t.Fatalf("resumable %v, %d bytes kept, first connection bad %v", ins.Resumable(), ins.KeptBytes(), c1.Bad())
+	if !ins.Resumable() || ins.KeptBytes() == 0 || !c1.bad {
+		t.Fatalf("resumable %v, %d bytes kept, first connection bad %v", ins.Resumable(), ins.KeptBytes(), c1.bad)
 	}
 	first := <-seen1
 	checkSeen(t, insertSeen{rows: first.rows, vals: first.vals}, []int{100, 100, 30}, 230)
@@ -212,8 +212,8 @@ func TestInsertUnconfirmedResume(t *testing.T) {
 			t.Fatalf("Data packet %d differs on the second connection", i)
 		}
 	}
-	if c2.Bad() || ins.KeptBytes() != 0 {
-		t.Fatalf("after the confirmed Finish: bad %v, %d bytes still kept", c2.Bad(), ins.KeptBytes())
+	if c2.bad || ins.KeptBytes() != 0 {
+		t.Fatalf("after the confirmed Finish: bad %v, %d bytes still kept", c2.bad, ins.KeptBytes())
 	}
 }
 

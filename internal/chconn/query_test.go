@@ -72,7 +72,7 @@ func checkSelectOne(t *testing.T, c *Conn) {
 	if err := readToEnd(r); err != nil {
 		t.Fatalf("SELECT 1: %v", err)
 	}
-	if c.Bad() {
+	if c.bad {
 		t.Fatal("the connection is bad after SELECT 1")
 	}
 }

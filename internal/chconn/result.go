@@ -50,10 +50,6 @@ type Result struct {
 // error, or Close was called).
 func (r *Result) Reset() { *r = Result{} }
 
-// SetDone makes r, a zero Result, one that has ended without rows (a statement run through a
-// query call).
-func (r *Result) SetDone() { r.done = true }
-
 // readHeader reads up to the first Data block, which names the result's columns.
 func (r *Result) readHeader() error {
 	for {
@@ -93,8 +89,9 @@ func (r *Result) Types() []string { return r.cols[len(r.cols)/2:] }
 // first Next; nil for a result without one.
 func (r *Result) Block() *nativeproto.Block { return r.block }
 
-// Ended reports whether the query has ended (read to its end, failed or closed).
-func (r *Result) Ended() bool { return r.done }
+// Ended reports whether the query has ended (read to its end, failed or closed); a zero Result
+// (a statement that returns no rows) has.
+func (r *Result) Ended() bool { return r.done || r.c == nil }
 
 // Err returns the error that ended the query, if any.
 func (r *Result) Err() error { return r.err }
@@ -279,7 +276,7 @@ func (r *Result) finish(err error) error {
 // valid until the next call to Next or Close.
 func (r *Result) Next() (b *nativeproto.Block, ahead bool, err error) {
 	for {
-		if r.done {
+		if r.Ended() {
 			if r.err != nil {
 				return nil, false, r.err
 			}
@@ -347,7 +344,7 @@ func (r *Result) Close() error {
 	if r.c != nil && r.c.read.res == r {
 		r.c.read = readRetry{} // no retry after Close (read_retry.go)
 	}
-	if r.done {
+	if r.Ended() {
 		return nil
 	}
 	cancelled := false

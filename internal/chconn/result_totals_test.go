@@ -104,11 +104,11 @@ func TestTotalsAgainstHeader(t *testing.T) {
 				t.Fatalf("got %v, want a *ProtocolError", err)
 			case tc.wantErr && !tc.decoder && !errors.As(err, &me):
 				t.Fatalf("got %v, want a *BlockMismatchError", err)
-			case tc.wantErr && !c.Bad():
+			case tc.wantErr && !c.bad:
 				t.Fatal("the connection that met the lie is not marked bad")
 			case !tc.wantErr && err != nil:
 				t.Fatalf("valid answer refused: %v", err)
-			case !tc.wantErr && c.Bad():
+			case !tc.wantErr && c.bad:
 				t.Fatal("the connection is bad after a valid answer")
 			}
 			if err != nil {

@@ -37,8 +37,8 @@ func TestExceptionAfterBlocksKeepsConn(t *testing.T) {
 			if !errors.As(err, &ex) || ex.Code != 395 {
 				t.Fatalf("Next: %T %v, want the *Exception 395", err, err)
 			}
-			if !r.Ended() || c.Bad() {
-				t.Fatalf("after the exception: ended %v, bad %v", r.Ended(), c.Bad())
+			if !r.Ended() || c.bad {
+				t.Fatalf("after the exception: ended %v, bad %v", r.Ended(), c.bad)
 			}
 			checkSelectOne(t, c)
 		})
@@ -73,10 +73,10 @@ func TestLieMidStreamClosesConn(t *testing.T) {
 			}
 			_, _, err = r.Next()
 			var pe *ProtocolError
-			if !errors.As(err, &pe) || !tc.want(err) || IsTransport(err) {
+			if !errors.As(err, &pe) || !tc.want(err) || isTransport(err) {
 				t.Fatalf("Next: %T %v, want a *ProtocolError for the lie", err, err)
 			}
-			if !c.Bad() {
+			if !c.bad {
 				t.Fatal("the connection is kept after a lie")
 			}
 			if _, _, err2 := r.Next(); !errors.Is(err2, err) && err2 != err {
@@ -112,7 +112,7 @@ func TestExceptionMidStreamRealServer(t *testing.T) {
 	if !errors.As(err, &ex) || ex.Code != 395 {
 		t.Fatalf("%T %v, want the *Exception 395 (FUNCTION_THROW_IF_VALUE_IS_NON_ZERO)", err, err)
 	}
-	if c.Bad() {
+	if c.bad {
 		t.Fatal("the connection is bad after the server's exception")
 	}
 	if err := c.Begin(); err != nil {

@@ -16,26 +16,24 @@ func (c *Conn) BeginTx() error {
 
 // Commit ends the transaction: the insert a prepared statement has open is sent and finished,
 // resumed on a new connection as Send allows; a Batch's is left to its own Send (its
-// OpenError). It returns the connection the transaction ended on (another one after a resume,
-// c then being closed), also on an error.
-func (c *Conn) Commit(ctx context.Context) (*Conn, error) {
-	c.AwaitDrain()
+// openError). After a resume c.Current() is the connection the transaction ended on.
+func (c *Conn) Commit(ctx context.Context) error {
+	c.awaitDrain()
 	c.inTx = false
 	ins := c.insert
 	if ins == nil {
-		return c, nil
+		return nil
 	}
 	if ins.batch {
-		return c, ins.OpenError()
+		return ins.openError()
 	}
-	err := ins.Send(ctx)
-	return ins.c, err
+	return ins.Send(ctx)
 }
 
 // Rollback ends the transaction, cancelling the insert a prepared statement has open (its rows
 // not yet sent are dropped); ErrBadConn when the connection cannot be reused.
 func (c *Conn) Rollback() error {
-	c.AwaitDrain()
+	c.awaitDrain()
 	c.inTx = false
 	if ins := c.insert; ins != nil && !ins.batch {
 		ins.Abort()
