@@ -34,7 +34,7 @@ func (c *Conn) StartInsert(ctx context.Context, query string, opts *Options, bat
 			return c, nil, err
 		}
 		cc, derr := c.redial(ctx)
-		logRedial(c.log, "chnative: insert opened again on a new connection (no data was sent)", c.addr, err, try, cc, derr)
+		logRedial(c, "insert", "chnative: insert opened again on a new connection (no data was sent)", err, try, cc, derr)
 		if derr != nil {
 			return c, nil, err
 		}
@@ -130,7 +130,7 @@ func (ins *Insert) resumeAfter(ctx context.Context, err error) error {
 		if rerr != nil {
 			attrs = append(attrs, slog.Any("resume_error", rerr))
 		}
-		logRedial(old.log, "chnative: insert retried on a new connection", old.addr, err, ins.Tries(), cc, derr, attrs...)
+		logRedial(old, "insert", "chnative: insert retried on a new connection", err, ins.Tries(), cc, derr, attrs...)
 		if derr != nil {
 			ins.Forget()
 			return ins.UnconfirmedError(err, "no new connection: "+derr.Error())
