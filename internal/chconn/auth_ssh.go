@@ -84,8 +84,13 @@ func (c *Conn) sshChallenge(signer ssh.Signer, clientRev nativeproto.Revision, u
 			return err
 		}
 		return ex
+	case nativeproto.ServerCodeHello:
+		// A build without SSH support (no USE_SSH: chDB's 26.7) strips the marker and logs the
+		// user in by name alone, a user without a password included: refused, for the key was
+		// never checked.
+		return &AuthError{Method: "ssh_key", Err: errNoSSHSupport}
 	default:
-		return c.notNative(code)
+		return &ProtocolError{Op: "ssh challenge", Err: &nativeproto.UnexpectedPacketError{Code: code, Want: "SSHChallenge"}}
 	}
 	challenge, err := c.pr.ReadSSHChallenge()
 	if err != nil {
@@ -138,5 +143,7 @@ func sshSign(signer ssh.Signer, msg []byte) (string, error) {
 	sb.WriteString("\n-----END SSH SIGNATURE-----\n")
 	return sb.String(), nil
 }
+
+var errNoSSHSupport = errors.New("the server answered the challenge request with its Hello: it has no SSH key authentication (built without it) and did not check the key; the connection is closed")
 
 var sshsigMagic = [6]byte{'S', 'S', 'H', 'S', 'I', 'G'}
