@@ -50,7 +50,11 @@ func (r *recorder) ConnOpen(_ context.Context, c *ConnEvent) {
 
 func (r *recorder) ConnIdle(c *ConnEvent) { r.mu.Lock(); r.idles = append(r.idles, *c); r.mu.Unlock() }
 
-func (r *recorder) ConnClose(c *ConnEvent) { r.mu.Lock(); r.closes = append(r.closes, *c); r.mu.Unlock() }
+func (r *recorder) ConnClose(c *ConnEvent) {
+	r.mu.Lock()
+	r.closes = append(r.closes, *c)
+	r.mu.Unlock()
+}
 
 func (r *recorder) Retry(_ context.Context, e *RetryEvent) {
 	r.mu.Lock()
