@@ -17,6 +17,8 @@
 // connection it gives up or that database/sql retries on another. debug=true without a Logger
 // writes text to standard error (clickhouse-go writes to standard output; a driver writing there
 // would mix with a program's own output). Passwords are never logged; query text is, shortened.
+// The query lines come through the same hook as Connector.Observer (see Observer), which a
+// program sets for spans and metrics (the otelchnative module).
 //
 // # Deadlines
 //

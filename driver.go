@@ -11,6 +11,8 @@ import (
 	"net"
 	"os"
 
+	"golang.org/x/crypto/ssh"
+
 	"github.com/chnative/chnative/dsn"
 	"github.com/chnative/chnative/internal/chconn"
 )
@@ -125,6 +127,11 @@ type Connector struct {
 	// documentation). Setting it needs a type assertion on NewConnector's result: prefer
 	// dsn.Config.Logger.
 	Logger *slog.Logger
+	// Observer gets every connection's events (see Observer); nil observes nothing.
+	Observer Observer
+	// SSHSigner, when set, authenticates the user by SSH key with it instead of the DSN's
+	// ssh_key file (for a key held by an agent, say).
+	SSHSigner ssh.Signer
 }
 
 // logger returns where the debug log goes: the configuration's Logger, else the Connector's,
@@ -185,7 +192,8 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 			return nil, err // sql.OpenDB(NewConnector(cfg)) with pool limits nothing applies
 		}
 	}
-	cc, err := c.hosts.Dial(ctx, chconn.Dialer{TLS: c.TLS, Dial: c.Dialer, Log: c.logger()}, "")
+	cc, err := c.hosts.Dial(ctx, chconn.Dialer{TLS: c.TLS, Dial: c.Dialer, Log: c.logger(),
+		Observer: c.Observer, SSHSigner: c.SSHSigner}, "")
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package dsn
 
 import (
+	"context"
 	"log/slog"
 	"maps"
 	"net"
@@ -136,6 +137,27 @@ type Config struct {
 	// plus its usual buffers (the README's Memory section). 0 keeps no block in the connection.
 	BlockKeepBytes int
 
+	// JWT (key jwt) is a static token sent instead of user and password, as ClickHouse Cloud
+	// takes it (user " JWT AUTHENTICATION ", the token in the password's place); GetJWT, when
+	// set, gives the token for each new connection instead. Never printed by String or errors.
+	JWT string
+	// GetJWT returns the token for each new connection (a refreshed one), as clickhouse-go's
+	// Options.GetJWT. It is not part of the DSN: Parse leaves it nil and FormatDSN does not
+	// write it. An error fails the connection.
+	GetJWT func(ctx context.Context) (string, error)
+	// SSHKey (key ssh_key) is the path of a private key file (OpenSSH or PEM) the user
+	// authenticates with by ClickHouse's SSH challenge (users with ssh_keys; the password is not
+	// sent); SSHKeyPassphrase (key ssh_key_passphrase, never printed) decrypts it.
+	SSHKey           string
+	SSHKeyPassphrase string
+	// TLSCert and TLSKey (keys tls_cert, tls_key) are PEM files of a client certificate and its
+	// key, presented to servers that require one (mTLS); both or neither, and they need Secure.
+	TLSCert, TLSKey string
+	// WakeUpTimeout (key wake_up_timeout) is how long a dial or handshake that times out (an
+	// idle cloud service waking up) is retried, with back-off, before the connection fails;
+	// 0 (the default) tries once.
+	WakeUpTimeout time.Duration
+
 	ClientName string // reported to the server as the client name; "" = driver default
 	// ClientProducts (key client_info_product, clickhouse-go's: "app/1.2,lib/0.3") are put
 	// before the driver's own name in the client name the server records (system.query_log's
@@ -242,6 +264,12 @@ func (c Config) String() string {
 	if c.Password != "" {
 		c.Password = Redacted
 	}
+	if c.JWT != "" {
+		c.JWT = Redacted
+	}
+	if c.SSHKeyPassphrase != "" {
+		c.SSHKeyPassphrase = Redacted
+	}
 	return c.FormatDSN()
 }
 
@@ -305,6 +333,18 @@ func (c *Config) Validate() error {
 	}
 	if c.TLSServerName != "" && !c.Secure {
 		return &Error{Key: KeyTLSServerName, Value: c.TLSServerName, Err: errServerNameNeedsSecure}
+	}
+	if c.WakeUpTimeout < 0 {
+		return &Error{Key: KeyWakeUpTimeout, Value: c.WakeUpTimeout.String(), Err: errNegative}
+	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return &Error{Key: KeyTLSCert, Err: errCertKeyPair}
+	}
+	if c.TLSCert != "" && !c.Secure {
+		return &Error{Key: KeyTLSCert, Err: errCertNeedsSecure}
+	}
+	if c.SSHKeyPassphrase != "" && c.SSHKey == "" {
+		return &Error{Key: KeySSHKeyPassphrase, Err: errPassphraseNeedsKey}
 	}
 	if c.TLSServerName != "" && !validServerName(c.TLSServerName) {
 		return &Error{Key: KeyTLSServerName, Value: c.TLSServerName, Err: errServerName}

@@ -69,6 +69,15 @@
 //	block_keep_bytes          int       bytes, >= 0: a block above this is   2097152
 //	                                    not kept between queries; 0 = keep   (2 MiB)
 //	                                    none
+//	jwt                       string    a token sent instead of user and     "" (never printed)
+//	                                    password (ClickHouse Cloud)
+//	ssh_key                   string    private key file for SSH challenge   ""
+//	                                    authentication (users with ssh_keys)
+//	ssh_key_passphrase        string    decrypts ssh_key                     "" (never printed)
+//	tls_cert, tls_key         string    client certificate and key PEM       ""
+//	                                    files (mTLS); both, with secure
+//	wake_up_timeout           duration  as dial_timeout: how long a dial or  0 (off)
+//	                                    handshake that times out is retried
 //	client_name               string    any                                  "" (driver default)
 //	client_info_product       list      name/version,... put before the      none
 //	                                    driver's name in the client name
@@ -112,8 +121,8 @@
 // as "host" or "port") and the likely mistake: user:password before the host
 // without the '@', a scheme without "//", a JDBC URL, a value with a space, a
 // port out of range, an unescaped '/', '?' or '#' in the password. Neither an
-// error, nor [Config.String], nor [Config.GoString] ever contains the password:
-// String replaces it with [Redacted]. If a password is not percent-encoded and contains '/' or '?',
+// error, nor [Config.String], nor [Config.GoString] ever contains the password
+// (nor jwt or ssh_key_passphrase): String replaces them with [Redacted]. If a password is not percent-encoded and contains '/' or '?',
 // the parser cannot know where it ends: whenever an '@' appears after the
 // host list, errors therefore leave out the offending text and suggest
 // encoding the password. Such a DSN may even parse into a wrong Config

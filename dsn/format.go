@@ -127,6 +127,17 @@ func (c *Config) FormatDSN() string {
 	if c.QuotaKey != "" {
 		add(KeyQuotaKey, c.QuotaKey)
 	}
+	for _, kv := range [...]struct{ k, v string }{
+		{KeyJWT, c.JWT}, {KeySSHKey, c.SSHKey}, {KeySSHKeyPassphrase, c.SSHKeyPassphrase},
+		{KeyTLSCert, c.TLSCert}, {KeyTLSKey, c.TLSKey},
+	} {
+		if kv.v != "" {
+			add(kv.k, kv.v)
+		}
+	}
+	if c.WakeUpTimeout != 0 {
+		add(KeyWakeUpTimeout, c.WakeUpTimeout.String())
+	}
 	if c.Debug {
 		add(KeyDebug, "true")
 	}

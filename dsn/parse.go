@@ -35,6 +35,16 @@ const (
 	// KeyBlockMemoryLimit sets [Config.BlockMemoryLimit].
 	KeyBlockMemoryLimit = "block_memory_limit"
 
+	// Authentication and TLS beyond user and password, and the wake-up budget: they set
+	// [Config.JWT], [Config.SSHKey], [Config.SSHKeyPassphrase], [Config.TLSCert],
+	// [Config.TLSKey] and [Config.WakeUpTimeout].
+	KeyJWT              = "jwt"
+	KeySSHKey           = "ssh_key"
+	KeySSHKeyPassphrase = "ssh_key_passphrase"
+	KeyTLSCert          = "tls_cert"
+	KeyTLSKey           = "tls_key"
+	KeyWakeUpTimeout    = "wake_up_timeout"
+
 	// Accepted in the query for clickhouse-go's tcp:// form; FormatDSN puts
 	// them in the URL instead.
 	KeyDatabase = "database"
@@ -64,6 +74,7 @@ func isReservedKey(k string) bool {
 		KeySecure, KeySkipVerify, KeyTLSServerName, KeyConnOpenStrategy, KeyInsertBlockRows,
 		KeyClientName, KeyQuotaKey, KeyDebug, KeyProtocolRevision, KeyHostBackoff, KeyReadRetries,
 		KeyInsertRetries, KeyInsertRetryBuffer, KeyInsertBlockBytes, KeyBlockKeepBytes, KeyBlockMemoryLimit,
+		KeyJWT, KeySSHKey, KeySSHKeyPassphrase, KeyTLSCert, KeyTLSKey, KeyWakeUpTimeout,
 		KeyDatabase, KeyUsername, KeyPassword,
 		KeyHosts, KeyAltHosts, KeyClientInfoProduct, KeyMaxOpenConns, KeyMaxIdleConns,
 		KeyConnMaxLifetime, KeyBlockBufferSize, KeyMaxCompressionBuffer:
@@ -89,6 +100,11 @@ func refusedKey(k string) error {
 		return errKeySSL
 	}
 	return nil
+}
+
+// secretKey reports whether k's value is a secret that no error or String may show.
+func secretKey(k string) bool {
+	return k == KeyPassword || k == KeyJWT || k == KeySSHKeyPassphrase
 }
 
 // isStaticKey reports whether k is safe to show in a redacted error.
@@ -318,7 +334,7 @@ func parseQuery(c *Config, query string) (queryUserInfo, error) {
 		val, err := url.QueryUnescape(rawVal)
 		if err != nil {
 			e := &Error{Key: key, Err: errEscape}
-			if key != KeyPassword {
+			if !secretKey(key) {
 				e.Value = rawVal
 			}
 			return q, e
@@ -370,6 +386,18 @@ func applyKey(c *Config, q *queryUserInfo, key, val string) error {
 		if c.TLSServerName == "" {
 			err = errEmptyValue
 		}
+	case KeyJWT:
+		c.JWT = val
+	case KeySSHKey:
+		c.SSHKey = val
+	case KeySSHKeyPassphrase:
+		c.SSHKeyPassphrase = val
+	case KeyTLSCert:
+		c.TLSCert = val
+	case KeyTLSKey:
+		c.TLSKey = val
+	case KeyWakeUpTimeout:
+		c.WakeUpTimeout, err = parseDuration(val)
 	case KeyDebug:
 		c.Debug, err = parseBool(val)
 	case KeyConnOpenStrategy:

@@ -203,9 +203,10 @@ if [[ -n "$unformatted" ]]; then
 	exit 1
 fi
 
-# Modules to check: the root one, and conformance/ if it is a module.
+# Modules to check: the root one, and conformance/ and otelchnative/ if they are modules.
 modules=(.)
 [[ -f conformance/go.mod ]] && modules+=(conformance)
+[[ -f otelchnative/go.mod ]] && modules+=(otelchnative)
 
 # gotest runs `go test "$@"`. In CI it adds -v and fails when any test was skipped: a test
 # that needs the server or chDB must run there (skips list the test and its reason).
@@ -270,8 +271,10 @@ serverless_test() {
 # as 18.16, CHNATIVE_MODERN_DSN as 26.7) and run in the 18.16 pass.
 packages() {
 	local mod="$1" server="$2"
-	if [[ "$mod" != conformance ]]; then
+	if [[ "$mod" == . ]]; then
 		server_packages
+	elif [[ "$mod" != conformance ]]; then
+		(cd "$mod" && go list ./...)
 	elif [[ "$server" == 26.7 ]]; then
 		(cd "$mod" && go list ./... | grep -v -E '/conformance/(types|bench|cluster)(/|$)')
 	else

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"os"
 	"sync/atomic"
@@ -39,12 +38,11 @@ func (c *Conn) fail(ctx context.Context, fired bool, err error) error {
 		default:
 			cause = context.Canceled
 		}
-		c.traceEnd("query cancelled (context ended); the Cancel and the drain run off the caller's path", nil,
-			slog.String("cause", cause.Error()))
+		c.traceEnd(OutcomeCancelled, cause)
 		c.cancelOffPath(cause, false) // drain.go: the caller returns now
 		return c.contextError(cause)
 	}
-	c.traceEnd("query broken", err)
+	c.traceEnd(OutcomeBroken, err)
 	transport := c.transport(err)
 	c.markBad()
 	var pe *ProtocolError
@@ -101,7 +99,7 @@ func (c *Conn) cancelAndDrain() {
 // sendCancel writes a Cancel packet (bounded by DrainTimeout); false, with the connection marked
 // bad, when that fails. It only writes, so a read-ahead may be reading meanwhile.
 func (c *Conn) sendCancel() bool {
-	c.traceEnd("query cancelled", nil)
+	c.traceEnd(OutcomeCancelled, nil)
 	_ = c.nc.SetWriteDeadline(time.Now().Add(DrainTimeout))
 	defer func() { _ = c.nc.SetWriteDeadline(time.Time{}) }()
 	c.pw.Reset()

@@ -81,6 +81,10 @@ type Conn struct {
 	cur      *Options             // options of the running query (callbacks), nil if none
 	progress nativeproto.Progress // the running query's Progress totals, for cur.OnProgress
 	log      *slog.Logger         // the debug log (debuglog.go); nil logs nothing
+	obs      Observer             // the observer (observe.go), the debug log's included; nil observes nothing
+	id       uint64               // the connection's number for the observer (ConnEvent.ID)
+	// qctx is the context of the statement being started, for the observer's QueryStart.
+	qctx context.Context
 
 	queryID   string      // id of the last query sent
 	trace     queryTrace  // the running query, for the debug log
@@ -112,10 +116,11 @@ func (c *Conn) Current() *Conn {
 	return c
 }
 
-func newConn(cfg *dsn.Config, nc net.Conn, addr string, log *slog.Logger) *Conn {
-	c := &Conn{cfg: cfg, nc: nc, addr: addr, loc: time.UTC, sessLoc: time.UTC, log: log, created: time.Now()}
+func newConn(cfg *dsn.Config, nc net.Conn, addr string, log *slog.Logger, obs Observer) *Conn {
+	c := &Conn{cfg: cfg, nc: nc, addr: addr, loc: time.UTC, sessLoc: time.UTC, log: log, obs: obs, created: time.Now(),
+		id: connSeq.Add(1)}
 	var src io.Reader = sockReader{r: nc, failed: &c.sockErr}
-	if log != nil {
+	if obs != nil {
 		src = countingReader{r: src, n: &c.bytesRead}
 	}
 	c.pr = nativeproto.NewPacketReader(withLowat(nc, src))
@@ -255,6 +260,9 @@ func (c *Conn) Close() error {
 	if c.log != nil {
 		c.log.Debug("chnative: closing connection", slog.String("addr", c.addr), slog.Bool("broken", c.bad))
 	}
+	if c.obs != nil {
+		c.obs.ConnClose(&ConnEvent{ID: c.id, Addr: c.addr, Broken: c.bad})
+	}
 	return c.nc.Close()
 }
 
@@ -320,6 +328,9 @@ func (c *Conn) IsValid() bool {
 		return false
 	}
 	c.trimKept() // whatever path its last query ended by, an idle connection keeps little
+	if c.obs != nil {
+		c.obs.ConnIdle(&ConnEvent{ID: c.id, Addr: c.addr, KeptBytes: c.blocks.keptBytes()})
+	}
 	return true
 }
 

@@ -54,7 +54,7 @@ func (c *Conn) cancelOffPath(cause error, cancelSent bool) {
 		}
 		if c.log != nil {
 			c.log.Debug("chnative: cancelled query drained off the caller's path",
-				slog.String("addr", c.addr), slog.String("query_id", c.trace.id),
+				slog.String("addr", c.addr), slog.String("query_id", c.trace.ev.ID),
 				slog.Duration("drain", time.Since(start)), slog.Bool("connection_kept", !c.bad),
 				slog.String("cause", cause.Error()))
 		}

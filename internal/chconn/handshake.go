@@ -4,11 +4,14 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"syscall"
 	"time"
+
+	"golang.org/x/crypto/ssh"
 
 	"github.com/chnative/chnative/dsn"
 	"github.com/chnative/chnative/nativeproto"
@@ -17,18 +20,29 @@ import (
 // handshake exchanges Hello packets and sets the negotiated revision. Chunked packets are
 // declined (see nativeproto.CheckNotChunked): a server that requires them is refused here,
 // before the addendum.
-func (c *Conn) handshake() error {
+//
+// user and password are what the Hello carries (credentials: a token in the password's place
+// for JWT); with signer, the user authenticates by SSH key instead (auth_ssh.go).
+func (c *Conn) handshake(user, password string, signer ssh.Signer) error {
 	clientRev := c.ClientRevision()
-	c.pw.WriteHello(&nativeproto.ClientHello{
+	hello := nativeproto.ClientHello{
 		ClientName: c.ClientName(),
 		Major:      ClientMajor,
 		Minor:      ClientMinor,
 		Revision:   clientRev,
 		Database:   c.cfg.Database,
-		User:       c.cfg.User,
-		Password:   c.cfg.Password,
-	})
-	if err := c.pw.Flush(c.nc); err != nil {
+		User:       user,
+		Password:   password,
+	}
+	if signer != nil {
+		hello.User, hello.Password = sshUser+user, ""
+	}
+	c.pw.WriteHello(&hello)
+	if signer != nil {
+		if err := c.sshChallenge(signer, clientRev, user); err != nil {
+			return err
+		}
+	} else if err := c.pw.Flush(c.nc); err != nil {
 		return err
 	}
 	code, err := c.pr.ReadCode()
@@ -126,12 +140,52 @@ type Dialer struct {
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 	// Log gets the connection's debug log (debuglog.go); nil logs nothing.
 	Log *slog.Logger
+	// Observer gets the connection's events (observe.go); the debug log (Log) is added to it.
+	Observer Observer
+	// SSHSigner, when set, authenticates the user by SSH key (auth_ssh.go) instead of the
+	// configuration's ssh_key file.
+	SSHSigner ssh.Signer
+
+	cert *tls.Certificate // the configuration's tls_cert and tls_key, loaded (Hosts caches it)
 }
 
 // Dial opens a connection to addr for cfg: TCP, TLS when cfg.Secure, and the handshake, all
 // bounded by cfg.DialTimeout and ctx. A failure is a *DialError naming the address (with a hint
 // at the usual DSN mistake), or the server's *Exception (a refused login), or ctx's error.
+//
+// The dialer's Observer hears of each dial (ConnOpen), connected or not.
 func Dial(ctx context.Context, cfg *dsn.Config, addr string, d Dialer) (*Conn, error) {
+	if d.Observer == nil {
+		return dial(ctx, cfg, addr, d)
+	}
+	began := time.Now()
+	cc, err := dial(ctx, cfg, addr, d)
+	e := ConnEvent{Addr: addr, Elapsed: time.Since(began), Err: err}
+	if err == nil {
+		h := cc.Hello()
+		e.ID, e.Revision = cc.id, cc.rev
+		e.Server = fmt.Sprintf("%d.%d.%d", h.Major, h.Minor, h.Patch)
+	}
+	d.Observer.ConnOpen(ctx, &e)
+	return cc, err
+}
+
+func dial(ctx context.Context, cfg *dsn.Config, addr string, d Dialer) (*Conn, error) {
+	user, password, err := credentials(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	signer := d.SSHSigner
+	if signer == nil && cfg.SSHKey != "" {
+		if signer, err = LoadSSHKey(cfg.SSHKey, cfg.SSHKeyPassphrase); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Secure && cfg.TLSCert != "" && d.cert == nil {
+		if d.cert, err = loadClientCert(cfg); err != nil {
+			return nil, err
+		}
+	}
 	dctx := ctx
 	if cfg.DialTimeout > 0 {
 		var cancel context.CancelFunc
@@ -139,7 +193,6 @@ func Dial(ctx context.Context, cfg *dsn.Config, addr string, d Dialer) (*Conn, e
 		defer cancel()
 	}
 	var nc net.Conn
-	var err error
 	if d.Dial != nil {
 		nc, err = d.Dial(dctx, "tcp", addr)
 	} else {
@@ -163,6 +216,10 @@ func Dial(ctx context.Context, cfg *dsn.Config, addr string, d Dialer) (*Conn, e
 			tc = tc.Clone()
 			tc.ServerName = host
 		}
+		if d.cert != nil {
+			tc = tc.Clone()
+			tc.Certificates = []tls.Certificate{*d.cert}
+		}
 		tlsConn := tls.Client(nc, tc)
 		if err := tlsConn.HandshakeContext(dctx); err != nil {
 			nc.Close()
@@ -175,12 +232,12 @@ func Dial(ctx context.Context, cfg *dsn.Config, addr string, d Dialer) (*Conn, e
 		}
 		nc = tlsConn
 	}
-	cn := newConn(cfg, nc, addr, d.Log)
+	cn := newConn(cfg, nc, addr, d.Log, d.observer())
 	if dl, ok := dctx.Deadline(); ok {
 		_ = nc.SetDeadline(dl)
 	}
 	stop := context.AfterFunc(dctx, func() { _ = nc.SetDeadline(aLongTimeAgo) })
-	err = cn.handshake()
+	err = cn.handshake(user, password, signer)
 	stop()
 	_ = nc.SetDeadline(time.Time{})
 	if err != nil {
@@ -189,7 +246,8 @@ func Dial(ctx context.Context, cfg *dsn.Config, addr string, d Dialer) (*Conn, e
 			return nil, ctx.Err()
 		}
 		var ex *Exception
-		if errors.As(err, &ex) {
+		var ae *AuthError
+		if errors.As(err, &ex) || errors.As(err, &ae) {
 			return nil, err
 		}
 		return nil, &DialError{Addr: addr, Err: err, Hint: handshakeHint(err, cfg.Secure)}
@@ -212,4 +270,13 @@ func handshakeHint(err error, secure bool) string {
 		return "the server closed the connection at the native Hello: if this is ClickHouse's secure port (9440 by default), add secure=true"
 	}
 	return ""
+}
+
+// loadClientCert loads the client certificate and key files of cfg (tls_cert, tls_key).
+func loadClientCert(cfg *dsn.Config) (*tls.Certificate, error) {
+	cert, err := tls.LoadX509KeyPair(cfg.TLSCert, cfg.TLSKey)
+	if err != nil {
+		return nil, &AuthError{Method: "tls_cert", Err: fmt.Errorf("%s, %s: %w", cfg.TLSCert, cfg.TLSKey, err)}
+	}
+	return &cert, nil
 }

@@ -37,6 +37,7 @@ type Hosts struct {
 	cfg    *dsn.Config
 	next   atomic.Uint64 // round robin position
 	health hostHealth
+	auth   authCache // the key and certificate files, loaded once (wakeup.go)
 }
 
 // NewHosts returns the host set of cfg, which it keeps (the caller does not change it).
@@ -116,6 +117,32 @@ func (h *Hosts) addrs() []string {
 // exception (a refused login) ends it at once, for another host would answer the same. avoid,
 // when not "", is a host to try only after every other (the one a retried statement broke on).
 func (h *Hosts) Dial(ctx context.Context, d Dialer, avoid string) (*Conn, error) {
+	if err := h.auth.fill(h, &d); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	for round := 0; ; round++ {
+		cc, allTimedOut, err := h.dialRound(ctx, d, avoid)
+		if err == nil || !allTimedOut || ctx.Err() != nil {
+			return cc, err
+		}
+		wait, ok := wakeWait(h.cfg.WakeUpTimeout, start, round)
+		if !ok {
+			return nil, err
+		}
+		if d.Log != nil {
+			d.Log.Debug("chnative: every host timed out, dialing again within wake_up_timeout",
+				slog.Duration("wait", wait), slog.Int("round", round+1), slog.Any("error", err))
+		}
+		d.observeRetry(ctx, RetryEvent{Op: "dial", Try: round + 1, Err: err})
+		if !sleepCtx(ctx, wait) {
+			return nil, err
+		}
+	}
+}
+
+// dialRound tries each host once (Dial); allTimedOut says that every failure was a timeout.
+func (h *Hosts) dialRound(ctx context.Context, d Dialer, avoid string) (_ *Conn, allTimedOut bool, _ error) {
 	log := d.Log
 	addrs := h.addrs()
 	start := 0
@@ -145,10 +172,11 @@ func (h *Hosts) Dial(ctx context.Context, d Dialer, avoid string) (*Conn, error)
 					slog.String("server", fmt.Sprintf("%d.%d.%d", hello.Major, hello.Minor, hello.Patch)), slog.Uint64("revision", uint64(cc.Revision())),
 					slog.String("client_name", cc.ClientName()), slog.Duration("elapsed", time.Since(began)))
 			}
-			return cc, nil
+			return cc, false, nil
 		}
 		var ex *Exception
-		answered := errors.As(err, &ex)
+		var ae *AuthError
+		answered := errors.As(err, &ex) || errors.As(err, &ae) // another host would answer the same
 		var wait time.Duration
 		if !answered && ctx.Err() == nil {
 			wait = h.failed(addr)
@@ -162,14 +190,18 @@ func (h *Hosts) Dial(ctx context.Context, d Dialer, avoid string) (*Conn, error)
 				slog.Duration("elapsed", time.Since(began)), slog.String("next", next), slog.Duration("backoff", wait))
 		}
 		if answered {
-			return nil, err
+			return nil, false, err
 		}
 		errs = append(errs, err)
 		if ctx.Err() != nil {
 			break
 		}
 	}
-	return nil, errors.Join(errs...)
+	allTimedOut = len(errs) > 0
+	for _, e := range errs {
+		allTimedOut = allTimedOut && timedOut(e)
+	}
+	return nil, allTimedOut, errors.Join(errs...)
 }
 
 // redial dials a new connection to replace c, whose connection failed under a statement: c's
@@ -195,11 +227,17 @@ func (c *Conn) replaceBy(cc *Conn) {
 
 // logRedial writes the debug line of a retry that dialed cc (or failed to: derr) after err
 // broke the statement on old, its try-th; attrs are the retry's own.
-func logRedial(log *slog.Logger, msg, old string, err error, try int, cc *Conn, derr error, attrs ...any) {
+//
+// It also tells old's observer of the retry (op "read" or "insert").
+func logRedial(old *Conn, op, msg string, err error, try int, cc *Conn, derr error, attrs ...any) {
+	if old.dialer.Observer != nil {
+		old.dialer.Observer.Retry(context.Background(), &RetryEvent{Op: op, Try: try, Addr: old.addr, Err: err})
+	}
+	log := old.log
 	if log == nil {
 		return
 	}
-	attrs = append([]any{slog.String("addr", old), slog.Any("error", err), slog.Int("retry", try)}, attrs...)
+	attrs = append([]any{slog.String("addr", old.addr), slog.Any("error", err), slog.Int("retry", try)}, attrs...)
 	if derr != nil {
 		attrs = append(attrs, slog.Any("dial_error", derr))
 	} else {

@@ -93,7 +93,7 @@ func (c *Conn) retryRead(res *Result, err error) (*Conn, bool) {
 	}
 	rr.tries++
 	cc, derr := c.redial(rr.ctx)
-	logRedial(c.log, "chnative: read retried on a new connection", c.addr, err, rr.tries, cc, derr)
+	logRedial(c, "read", "chnative: read retried on a new connection", err, rr.tries, cc, derr)
 	if derr != nil {
 		return nil, false
 	}

@@ -51,14 +51,14 @@ func (c *Conn) recv(reuse *nativeproto.Block) (event, error) {
 			if err := c.awaitPong(); err != nil {
 				return event{}, err
 			}
-			c.traceEnd("query done", nil)
+			c.traceEnd(OutcomeDone, nil)
 			return event{code: code}, nil
 		case nativeproto.ServerCodeException:
 			ex, err := c.pr.ReadException()
 			if err != nil {
 				return event{}, err
 			}
-			c.traceEnd("query failed", ex)
+			c.traceEnd(OutcomeFailed, ex)
 			if c.pendingPong {
 				// An old server that failed while reading the query may have lost the Ping with
 				// the rest of the packet: give the Pong a bounded time, else drop the connection.
@@ -99,15 +99,19 @@ func (c *Conn) info(code nativeproto.ServerCode) error {
 		return err
 	}
 	o := c.cur
-	switch {
-	case o == nil:
-	case code == nativeproto.ServerCodeProgress && o.OnProgress != nil:
+	if code == nativeproto.ServerCodeProgress && (c.obs != nil || o != nil && o.OnProgress != nil) {
 		p, err := c.pr.ReadProgress()
 		if err == nil {
-			c.progress.Add(p)
-			o.OnProgress(c.progress)
+			c.traceProgress(p) // observe.go: the server's totals
+			if o != nil && o.OnProgress != nil {
+				c.progress.Add(p)
+				o.OnProgress(c.progress)
+			}
 		}
 		return err
+	}
+	switch {
+	case o == nil:
 	case code == nativeproto.ServerCodeProfileInfo && o.OnProfileInfo != nil:
 		p, err := c.pr.ReadProfileInfo()
 		if err == nil {

@@ -97,7 +97,7 @@ func (c *Conn) sendQuery(body string, opts *Options) (string, error) {
 		c.pw.Reset()
 		return id, err
 	}
-	c.traceStart(id, body, len(q.Settings))
+	c.traceStart(id, body)
 	c.pr.SetCompression(c.comp != nil)
 	if c.comp != nil {
 		c.pw.SetCompressor(c.comp)
@@ -133,13 +133,14 @@ func (c *Conn) start(ctx context.Context, body string, opts *Options) (stop func
 		return nil, err
 	}
 	stop = c.watch(ctx)
+	c.qctx = ctx // for the observer's QueryStart (observe.go)
 	if _, err := c.sendQuery(body, opts); err != nil {
 		stop()
 		return nil, err
 	}
 	if err := c.flush(); err != nil {
 		fired := stop()
-		c.traceEnd("query not sent", err)
+		c.traceEnd(OutcomeNotSent, err)
 		c.markBad()
 		if fired {
 			return nil, c.contextError(ctx.Err())
