@@ -49,7 +49,7 @@ func (d *Driver) OpenConnector(name string) (driver.Connector, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := poolKeysError(cfg); err != nil {
+	if err := cfg.PoolKeysError(); err != nil {
 		return nil, err
 	}
 	return NewConnector(cfg)
@@ -91,59 +91,25 @@ func OpenDSN(name string) (*sql.DB, error) {
 	return OpenDB(cfg)
 }
 
-// poolKeysError refuses the pool limits that only the *sql.DB can apply, with the way to set
-// them. (conn_max_lifetime is enforced by the driver too, so it is accepted everywhere.)
-func poolKeysError(cfg *dsn.Config) error {
-	for _, k := range []struct {
-		key, setter string
-		n           int
-	}{
-		{dsn.KeyMaxOpenConns, "SetMaxOpenConns", cfg.MaxOpenConns},
-		{dsn.KeyMaxIdleConns, "SetMaxIdleConns", cfg.MaxIdleConns},
-	} {
-		if k.n != 0 {
-			return &dsn.Error{Key: k.key, Value: fmt.Sprint(k.n), Err: fmt.Errorf(
-				"is a database/sql pool limit, which a driver cannot apply through sql.Open: open with chnative.OpenDSN(dsn) or chnative.OpenDB(cfg), which apply it, or drop the key and call db.%s(%d)",
-				k.setter, k.n)}
-		}
-	}
-	return nil
-}
-
 // Connector opens connections for one configuration.
 type Connector struct {
 	cfg   *dsn.Config
 	hosts *chconn.Hosts // the hosts, their health and the open strategy
 	// poolApplied: OpenDB applied the configuration's pool limits to its *sql.DB.
 	poolApplied bool
-	// debugLog is where debug=true logs when the configuration has no Logger.
-	debugLog *slog.Logger
+	// log is where the debug log goes: the configuration's Logger, else standard error when
+	// debug=true; nil logs nothing.
+	log *slog.Logger
 	// TLS, when set, is used for secure connections instead of one built from the DSN; an empty
 	// ServerName is filled with the host being dialed.
 	TLS *tls.Config
 	// Dialer dials the TCP connection; nil uses a net.Dialer with the DSN's dial timeout.
 	Dialer func(ctx context.Context, network, addr string) (net.Conn, error)
-	// Logger, when set and the configuration has no Logger, gets the debug log (see the package
-	// documentation). Setting it needs a type assertion on NewConnector's result: prefer
-	// dsn.Config.Logger.
-	Logger *slog.Logger
 	// Observer gets every connection's events (see Observer); nil observes nothing.
 	Observer Observer
 	// SSHSigner, when set, authenticates the user by SSH key with it instead of the DSN's
 	// ssh_key file (for a key held by an agent, say).
 	SSHSigner ssh.Signer
-}
-
-// logger returns where the debug log goes: the configuration's Logger, else the Connector's,
-// else standard error when debug=true; nil logs nothing.
-func (c *Connector) logger() *slog.Logger {
-	switch {
-	case c.cfg.Logger != nil:
-		return c.cfg.Logger
-	case c.Logger != nil:
-		return c.Logger
-	}
-	return c.debugLog
 }
 
 // NewConnector returns a Connector for cfg (which it copies).
@@ -155,9 +121,9 @@ func NewConnector(cfg *dsn.Config) (driver.Connector, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	c := &Connector{cfg: cfg, hosts: chconn.NewHosts(cfg)}
-	if cfg.Debug {
-		c.debugLog = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c := &Connector{cfg: cfg, hosts: chconn.NewHosts(cfg), log: cfg.Logger}
+	if cfg.Debug && c.log == nil {
+		c.log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	return c, nil
 }
@@ -179,20 +145,16 @@ func (c *Connector) Format(f fmt.State, verb rune) {
 // Config returns a copy of the connector's configuration.
 func (c *Connector) Config() *dsn.Config { return c.cfg.Clone() }
 
-// Connect opens a connection, trying the configured addresses in the order the
-// connection_open_strategy says, passing over hosts that back off after failing
-// (dsn.Config.HostBackoff: 1 s after a host's first failure, doubling up to it; a host that
-// answers is trusted again at once; when every host backs off, all are tried, soonest back
-// first), and failing over on dial and handshake errors (chconn.Hosts). A read retried or an
-// insert resumed after its connection broke dials its new connection the same way, to another
-// host first.
+// Connect opens a connection to the first host that answers, in the order of
+// connection_open_strategy, passing over hosts that back off after failing (host_backoff); a
+// read retried or an insert resumed dials its new connection the same way.
 func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	if !c.poolApplied {
-		if err := poolKeysError(c.cfg); err != nil {
+		if err := c.cfg.PoolKeysError(); err != nil {
 			return nil, err // sql.OpenDB(NewConnector(cfg)) with pool limits nothing applies
 		}
 	}
-	cc, err := c.hosts.Dial(ctx, chconn.Dialer{TLS: c.TLS, Dial: c.Dialer, Log: c.logger(),
+	cc, err := c.hosts.Dial(ctx, chconn.Dialer{TLS: c.TLS, Dial: c.Dialer, Log: c.log,
 		Observer: c.Observer, SSHSigner: c.SSHSigner}, "")
 	if err != nil {
 		return nil, err

@@ -64,6 +64,7 @@ func TestSecretsNeverShown(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		cfg.Logger = logger
 		checkNoSecret(t, "dsn.Config", cfg)
 		checkNoSecret(t, "dsn.Config value", *cfg)
 		c, err := NewConnector(cfg)
@@ -71,7 +72,6 @@ func TestSecretsNeverShown(t *testing.T) {
 			return err
 		}
 		checkNoSecret(t, "Connector", c)
-		c.(*Connector).Logger = logger
 		db := sql.OpenDB(c)
 		defer db.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

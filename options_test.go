@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/dsn"
 	"github.com/chnative/chnative/internal/bind"
 	"github.com/chnative/chnative/internal/testenv"
 	"github.com/chnative/chnative/nativeproto"
@@ -529,12 +530,16 @@ func TestFailoverAndLogger(t *testing.T) {
 			} else {
 				dsnStr += "?connection_open_strategy=" + strategy
 			}
-			ctr, err := (&Driver{}).OpenConnector(dsnStr)
+			cfg, err := dsn.Parse(dsnStr)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var buf syncBuffer
-			ctr.(*Connector).Logger = slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			cfg.Logger = slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			ctr, err := NewConnector(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
 			db := sql.OpenDB(ctr)
 			defer db.Close()
 			db.SetMaxIdleConns(0) // every query dials

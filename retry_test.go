@@ -3,7 +3,6 @@ package chnative
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"testing"
 	"time"
 
@@ -121,92 +120,5 @@ func TestReadRetryNotAfterRows(t *testing.T) {
 	}
 	if b.Accepts() != 0 {
 		t.Errorf("the read was retried after rows reached the caller (b accepted %d)", b.Accepts())
-	}
-}
-
-func TestReadRetryOnlyReads(t *testing.T) {
-	hdr := headerOnly(t)
-	for _, tc := range []struct {
-		name   string
-		answer []byte
-		query  string
-	}{
-		{"not read-only", hdr, "OPTIMIZE TABLE t"},
-		{"exception", faketest.Exception(nil, 60, "DB::Exception: Table t doesn't exist", 1), "SELECT * FROM t"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			a := answerServer(t, func(int) ([]byte, bool) { return tc.answer, true })
-			b := answerServer(t, func(int) ([]byte, bool) { return goodResponse(t, false), false })
-			db := openAt(t, []string{a.Addr(), b.Addr()}, "read_timeout=5s")
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			if _, err := countRows(ctx, db, tc.query); err == nil {
-				t.Fatal("no error")
-			}
-			if b.Accepts() != 0 {
-				t.Errorf("retried on b (%d accepts)", b.Accepts())
-			}
-		})
-	}
-}
-
-func TestReadRetryBound(t *testing.T) {
-	hdr := headerOnly(t)
-	a := answerServer(t, func(int) ([]byte, bool) { return hdr, true })
-	b := answerServer(t, func(int) ([]byte, bool) { return hdr, true })
-	for _, tc := range []struct {
-		retries string
-		want    int64
-	}{{"read_retries=0", 1}, {"read_retries=1", 2}, {"read_retries=2", 3}, {"read_retries=5", 6}} {
-		before := a.Accepts() + b.Accepts()
-		// host_backoff=0: both hosts stay in the rotation, so every attempt dials.
-		db := openAt(t, []string{a.Addr(), b.Addr()}, "read_timeout=5s", "host_backoff=0", tc.retries)
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		_, err := countRows(ctx, db, "SELECT 1")
-		cancel()
-		var pe *ProtocolError
-		if !errors.As(err, &pe) {
-			t.Errorf("%s: error %v, want the connection's *ProtocolError", tc.retries, err)
-		}
-		if got := a.Accepts() + b.Accepts() - before; got != tc.want {
-			t.Errorf("%s: %d connections, want %d", tc.retries, got, tc.want)
-		}
-		db.Close()
-	}
-}
-
-func TestHostBackoff(t *testing.T) {
-	// a accepts and hangs up before its Hello: a handshake failure.
-	a, err := faketest.NewServer(func(*faketest.Session) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b := answerServer(t, func(int) ([]byte, bool) { return goodResponse(t, false), false })
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	open := func(backoff string, n int) {
-		db := openAt(t, []string{a.Addr(), b.Addr()}, "dial_timeout=5s", backoff)
-		var conns []*sql.Conn
-		for range n {
-			c, err := db.Conn(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			conns = append(conns, c) // held: the next one is a new connection
-		}
-		for _, c := range conns {
-			c.Close()
-		}
-		db.Close()
-	}
-	open("host_backoff=30s", 5)
-	if got := a.Accepts(); got != 1 {
-		t.Errorf("backing off: the failing host was dialed %d times for 5 connections, want 1", got)
-	}
-	before := a.Accepts()
-	open("host_backoff=0", 5)
-	if got := a.Accepts() - before; got != 5 {
-		t.Errorf("host_backoff=0: the failing host was dialed %d times for 5 connections, want 5", got)
 	}
 }

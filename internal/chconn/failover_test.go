@@ -212,6 +212,57 @@ func TestReadRerunRefusals(t *testing.T) {
 	}
 }
 
+// TestReadRerunBound: a read whose every host breaks after the header is tried read_retries + 1
+// times in all, then fails with the transport failure; and a server's exception is never rerun.
+func TestReadRerunBound(t *testing.T) {
+	hdr, full := oneRow(t)
+	a := scriptHost(t, false, func(int) ([]byte, bool) { return hdr, true })
+	b := scriptHost(t, false, func(int) ([]byte, bool) { return hdr, true })
+	for _, tc := range []struct {
+		retries string
+		want    int64
+	}{{"read_retries=0", 1}, {"read_retries=1", 2}, {"read_retries=5", 6}} {
+		before := a.Accepts() + b.Accepts()
+		// host_backoff=0: both hosts stay in the rotation, so every attempt dials.
+		h := hostsFor(t, []string{a.Addr(), b.Addr()}, "host_backoff=0&"+tc.retries)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		c, err := h.Dial(ctx, Dialer{}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res Result
+		if err = c.Read(ctx, "SELECT n FROM t", nil, &res); err == nil {
+			_, c, err = readRerun(t, c, &res)
+		}
+		cancel()
+		if !isTransport(err) {
+			t.Errorf("%s: %v, want the transport failure", tc.retries, err)
+		}
+		if got := a.Accepts() + b.Accepts() - before; got != tc.want {
+			t.Errorf("%s: %d connections, want %d", tc.retries, got, tc.want)
+		}
+		c.Current().Close()
+	}
+
+	ex := scriptHost(t, false, func(int) ([]byte, bool) {
+		return faketest.Exception(nil, 60, "DB::Exception: Table t doesn't exist", 1), true
+	})
+	other := scriptHost(t, false, func(int) ([]byte, bool) { return full, false })
+	h := hostsFor(t, []string{ex.Addr(), other.Addr()}, "")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c, err := h.Dial(ctx, Dialer{}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var res Result
+	var e *Exception
+	if err := c.Read(ctx, "SELECT n FROM t", nil, &res); !errors.As(err, &e) || other.Accepts() != 0 {
+		t.Fatalf("got %v (second host dialed %d times), want the exception, no retry", err, other.Accepts())
+	}
+}
+
 // insertScript is a fake server taking one insert of a table (s String) per connection: open
 // answers the INSERT (nil: the header), then cut hangs up after that many data blocks (< 0:
 // never), else the end of the data is confirmed. blocks counts the data blocks it got.
