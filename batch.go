@@ -98,7 +98,7 @@ func (b *Batch) Block() *nativeproto.Block { return b.ins.Block() }
 // (A failed block's send is resumed inside the insert, under PrepareBatch's context: Append
 // stays one call a row.)
 func (b *Batch) Append(values ...any) error {
-	return sqlErr(b.ins.Append(b.ctx, values))
+	return b.ins.Append(b.ctx, values)
 }
 
 // Rows returns the number of rows buffered and not yet sent.
@@ -112,7 +112,7 @@ func (b *Batch) Flush() error {
 	if b.ins.Done() {
 		return ErrClosed
 	}
-	return sqlErr(b.ins.Flush(b.ctx))
+	return b.ins.Flush(b.ctx)
 }
 
 // Send sends the buffered rows and finishes the insert. An error ends the Batch either way: a
@@ -126,7 +126,7 @@ func (b *Batch) SendContext(ctx context.Context) error {
 	if b.ins.Done() {
 		return ErrClosed
 	}
-	return sqlErr(b.ins.Send(ctx))
+	return b.ins.Send(ctx)
 }
 
 // Abort drops the buffered rows and cancels the insert; the connection is ready for the next
@@ -144,7 +144,7 @@ type Blocks struct {
 // QueryBlocks runs a query (see Conn).
 func (c *conn) QueryBlocks(ctx context.Context, query string, args ...any) (*Blocks, error) {
 	if err := c.native().Begin(); err != nil {
-		return nil, sqlErr(err)
+		return nil, err
 	}
 	body, params, err := bindQuery(query, namedValues(args), c.native().Revision())
 	if err != nil {
@@ -183,7 +183,7 @@ func (b *Blocks) Next() bool {
 		blk, _, err := b.res.Next()
 		if err != nil {
 			if err != io.EOF {
-				b.err = sqlErr(err)
+				b.err = err
 			}
 			return false
 		}
@@ -211,5 +211,5 @@ func (b *Blocks) Err() error { return b.err }
 
 // Close ends the result, cancelling the query if it has not been read to its end.
 func (b *Blocks) Close() error {
-	return sqlErr(b.res.Close())
+	return b.res.Close()
 }

@@ -38,7 +38,7 @@ func AppendStructs[T any](b *Batch, rows []T) error {
 		}
 		done += n
 		if ins.Room() == 0 {
-			if err := sqlErr(ins.Flush(b.ctx)); err != nil {
+			if err := ins.Flush(b.ctx); err != nil {
 				return err
 			}
 		}

@@ -11,8 +11,8 @@ import (
 
 // conn is the database/sql connection: an adapter over the native connection (internal/chconn),
 // which holds the protocol's state machine. conn turns database/sql's calls and values into
-// chconn's and chconn's errors into database/sql's (sqlErr); it is used by one goroutine at a
-// time, as database/sql guarantees.
+// chconn's (whose ErrBadConn is driver.ErrBadConn); it is used by one goroutine at a time, as
+// database/sql guarantees.
 type conn struct {
 	// cc is the native connection; a read retried or an insert resumed on a new one after it
 	// broke replaces it (native).
@@ -38,15 +38,6 @@ func (c *conn) aheadBoxing() *aheadBoxing {
 func (c *conn) native() *chconn.Conn {
 	c.cc = c.cc.Current()
 	return c.cc
-}
-
-// sqlErr turns chconn's ErrBadConn into driver.ErrBadConn, on which database/sql retries on
-// another connection; every other error goes through as it is.
-func sqlErr(err error) error {
-	if err == chconn.ErrBadConn {
-		return driver.ErrBadConn
-	}
-	return err
 }
 
 // ServerInfo describes the server a connection talks to: what its Hello said, for the revision
@@ -82,7 +73,7 @@ func (c *conn) Begin() (driver.Tx, error) {
 // which Commit sends and Rollback cancels.
 func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	if err := c.native().BeginTx(); err != nil {
-		return nil, sqlErr(err)
+		return nil, err
 	}
 	return &tx{c: c}, nil
 }
@@ -100,7 +91,7 @@ func (t *tx) Commit() error {
 		return ErrClosed
 	}
 	t.done = true
-	return sqlErr(t.c.native().Commit(context.Background()))
+	return t.c.native().Commit(context.Background())
 }
 
 // Rollback cancels the open insert: rows not yet sent are dropped.
@@ -109,7 +100,7 @@ func (t *tx) Rollback() error {
 		return ErrClosed
 	}
 	t.done = true
-	return sqlErr(t.c.native().Rollback())
+	return t.c.native().Rollback()
 }
 
 // Ping checks the connection (see chconn.Conn.Ping: the first Ping of a connection whose DSN has
@@ -119,7 +110,7 @@ func (c *conn) Ping(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return sqlErr(c.native().Ping(ctx, opts))
+	return c.native().Ping(ctx, opts)
 }
 
 // Close closes the connection. A background drain of a cancelled query ends with it.
@@ -127,7 +118,7 @@ func (c *conn) Close() error { return c.native().Close() }
 
 // ResetSession keeps only connections that are idle and in sync, and younger than the DSN's
 // conn_max_lifetime; it waits for the drain of a query cancelled before, bounded by ctx.
-func (c *conn) ResetSession(ctx context.Context) error { return sqlErr(c.native().ResetSession(ctx)) }
+func (c *conn) ResetSession(ctx context.Context) error { return c.native().ResetSession(ctx) }
 
 // IsValid reports whether the connection may go back to the pool (a draining connection is
 // valid: ResetSession waits for the drain before the pool hands it out again).

@@ -22,5 +22,5 @@ func (c *conn) runRead(ctx context.Context, body string, params map[string]strin
 	if err != nil {
 		return err
 	}
-	return sqlErr(c.native().Read(ctx, body, opts, res))
+	return c.native().Read(ctx, body, opts, res)
 }

@@ -12,7 +12,7 @@ import (
 // QueryContext runs a query and returns its rows, one block decoded at a time.
 func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
 	if err := c.native().Begin(); err != nil {
-		return nil, sqlErr(err)
+		return nil, err
 	}
 	body, params, err := bindQuery(query, args, c.native().Revision())
 	if err != nil {
@@ -42,7 +42,7 @@ func (c *conn) query(ctx context.Context, body string, params map[string]string)
 // them through the native insert path.
 func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
 	if err := c.native().Begin(); err != nil {
-		return nil, sqlErr(err)
+		return nil, err
 	}
 	if sqltext.IsInsert(query) {
 		tail, hasValues := sqltext.InsertValuesData(query)
@@ -75,7 +75,7 @@ func (c *conn) exec(ctx context.Context, query, body string, params map[string]s
 		return nil, err
 	}
 	if err := c.native().Exec(ctx, query, body, opts); err != nil {
-		return nil, sqlErr(err)
+		return nil, err
 	}
 	return driver.RowsAffected(0), nil
 }
@@ -92,7 +92,7 @@ func (c *conn) openInsert(ctx context.Context, query string, batch bool) (*chcon
 		return nil, err
 	}
 	ins, err := c.native().StartInsert(ctx, query, opts, batch)
-	return ins, sqlErr(err)
+	return ins, err
 }
 
 // insertRows inserts the given rows as one native insert.
@@ -102,12 +102,12 @@ func (c *conn) insertRows(ctx context.Context, query string, rowsArgs [][]driver
 		return nil, err
 	}
 	for _, args := range rowsArgs {
-		if err := sqlErr(ins.AppendArgs(ctx, args)); err != nil {
+		if err := ins.AppendArgs(ctx, args); err != nil {
 			ins.Abort()
 			return nil, err
 		}
 	}
-	if err := sqlErr(ins.Send(ctx)); err != nil {
+	if err := ins.Send(ctx); err != nil {
 		return nil, err
 	}
 	return driver.RowsAffected(len(rowsArgs)), nil

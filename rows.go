@@ -102,7 +102,7 @@ func (r *rows) Next(dest []driver.Value) error {
 func (r *rows) boxFailed(err error) error {
 	r.box.Reset()
 	r.nrows, r.row = 0, 0
-	return sqlErr(r.res.Fail(err))
+	return r.res.Fail(err)
 }
 
 // advance moves to the next row, taking the Result's next block when the current one is used
@@ -111,7 +111,7 @@ func (r *rows) advance() error {
 	for r.block == nil || r.row >= r.nrows {
 		b, ahead, err := r.res.Next()
 		if err != nil {
-			return sqlErr(err)
+			return err
 		}
 		r.setBlock(b)
 		r.pre.Reset()
@@ -137,7 +137,7 @@ func (r *rows) advance() error {
 func (r *rows) Close() error {
 	r.box.Reset()
 	r.nrows = 0
-	return sqlErr(r.res.Close())
+	return r.res.Close()
 }
 
 // HasNextResultSet reports whether Totals or Extremes follow.

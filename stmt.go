@@ -35,7 +35,7 @@ type stmt struct {
 // arguments in order.
 func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
 	if err := c.native().Begin(); err != nil {
-		return nil, sqlErr(err)
+		return nil, err
 	}
 	s := &stmt{c: c, query: query}
 	if tail, ok := sqltext.InsertValuesData(query); ok && strings.TrimSpace(strings.TrimRight(tail, "; \t\r\n")) != "" {
@@ -112,7 +112,7 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	}
 	if s.valuesTail == "" {
 		// One row, arguments in column order: the common case, without allocation.
-		if err := sqlErr(s.ins.AppendArgs(ctx, args)); err != nil {
+		if err := s.ins.AppendArgs(ctx, args); err != nil {
 			return nil, err
 		}
 		return driver.RowsAffected(1), nil
@@ -129,7 +129,7 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 		for _, a := range row {
 			s.vals = append(s.vals, a.Value)
 		}
-		if err := sqlErr(s.ins.Append(ctx, s.vals)); err != nil {
+		if err := s.ins.Append(ctx, s.vals); err != nil {
 			if s.ins.Sent() == sent {
 				// The Exec fails whole: drop the rows of its earlier tuples too.
 				for i := 0; i < s.ins.Block().NumColumns(); i++ {

@@ -1,6 +1,7 @@
 package chconn
 
 import (
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net"
@@ -130,10 +131,10 @@ func (e *DialError) Error() string {
 func (e *DialError) Unwrap() error { return e.Err }
 
 // ErrBadConn is returned when the connection cannot be used and nothing was sent on it: it is
-// closed or broken, or the query could not be written whole (so the server runs nothing). The
-// database/sql adapter turns it into driver.ErrBadConn, on which database/sql retries on another
-// connection. It is returned as it is, never wrapped.
-var ErrBadConn = errors.New("chnative: bad connection")
+// closed or broken, or the query could not be written whole (so the server runs nothing). It is
+// database/sql's driver.ErrBadConn, on which database/sql retries on another connection, and is
+// returned as it is, never wrapped.
+var ErrBadConn = driver.ErrBadConn
 
 // TransportError marks a failure of the connection itself rather than of what the server said:
 // the socket ended (EOF, also inside a packet), was reset or refused, a read or write timed out
