@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"io"
 	"time"
 
 	"github.com/chnative/chnative/columns"
@@ -133,13 +132,9 @@ func (b *Batch) SendContext(ctx context.Context) error {
 // query. Blocks already sent are the server's to keep or drop (see Batch).
 func (b *Batch) Abort() { b.ins.Abort() }
 
-// Blocks is a result read one block of typed columns at a time.
-type Blocks struct {
-	res   chconn.Result // filled in place by chconn.Conn.QueryInto; never copied
-	block *nativeproto.Block
-	err   error
-	first bool
-}
+// Blocks is a result read one block of typed columns at a time: Next, Block (valid until the
+// next Next), Columns, Err, Close, and once read to its end Totals and Extremes.
+type Blocks = chconn.Blocks
 
 // QueryBlocks runs a query (see Conn).
 func (c *conn) QueryBlocks(ctx context.Context, query string, args ...any) (*Blocks, error) {
@@ -150,11 +145,11 @@ func (c *conn) QueryBlocks(ctx context.Context, query string, args ...any) (*Blo
 	if err != nil {
 		return nil, err
 	}
-	b := &Blocks{first: true}
-	if err := c.runRead(ctx, body, params, &b.res); err != nil {
+	opts, err := c.options(ctx, params, body)
+	if err != nil {
 		return nil, err
 	}
-	return b, nil
+	return c.native().QueryBlocks(ctx, body, opts)
 }
 
 // namedValues turns the arguments of QueryBlocks into what database/sql hands the driver:
@@ -170,46 +165,3 @@ func namedValues(args []any) []driver.NamedValue {
 	return named
 }
 
-// Next moves to the next block with rows, reporting false at the end or on an error.
-func (b *Blocks) Next() bool {
-	if b.first {
-		b.first = false
-		if blk := b.res.Block(); blk != nil && blk.Rows() > 0 {
-			b.block = blk
-			return true
-		}
-	}
-	for {
-		blk, _, err := b.res.Next()
-		if err != nil {
-			if err != io.EOF {
-				b.err = err
-			}
-			return false
-		}
-		if blk.Rows() > 0 {
-			b.block = blk
-			return true
-		}
-	}
-}
-
-// Block returns the current block. It and its columns are valid until the next call to Next.
-func (b *Blocks) Block() *nativeproto.Block { return b.block }
-
-// Columns returns the result's column names.
-func (b *Blocks) Columns() []string { return b.res.Names() }
-
-// Totals returns the WITH TOTALS block once the result has been read to its end, or nil.
-func (b *Blocks) Totals() *nativeproto.Block { return b.res.Totals() }
-
-// Extremes returns the extremes block once the result has been read to its end, or nil.
-func (b *Blocks) Extremes() *nativeproto.Block { return b.res.Extremes() }
-
-// Err returns the error that ended Next, if any.
-func (b *Blocks) Err() error { return b.err }
-
-// Close ends the result, cancelling the query if it has not been read to its end.
-func (b *Blocks) Close() error {
-	return b.res.Close()
-}
