@@ -151,3 +151,45 @@ func TestQueryErrors(t *testing.T) {
 		t.Fatalf("the pool after the errors: %v", err)
 	}
 }
+
+// TestSchemaTypes: the Arrow types of the package doc's table where the values alone (as
+// TestRoundTripTypes compares them) do not show the type: zones, units, dictionaries,
+// extension types, metadata.
+func TestSchemaTypes(t *testing.T) {
+	db, _ := modern(t)
+	r, err := Query(ctxT(t), db, "SELECT toDateTime(0, 'Asia/Kolkata') AS a, toDateTime(0) AS b, "+
+		"toDateTime64(0, 6, 'Asia/Kathmandu') AS c, toDateTime64(1.23, 2) AS d, toLowCardinality('x') AS e, "+
+		"toUUID('61f0c404-5cb3-11e7-907b-a6006ad3dba0') AS f, CAST(1 AS Enum8('a' = 1)) AS g, "+
+		"CAST('00:00:01' AS Time64(3)) AS h, [toNullable(1)] AS i, map('k', 1) AS j, tuple(1, 'x') AS k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Release()
+	want := []string{
+		"timestamp[s, tz=Asia/Kolkata]",
+		"timestamp[s, tz=UTC]", // the session's zone (session_timezone = UTC in the DSN)
+		"timestamp[us, tz=Asia/Kathmandu]",
+		"timestamp[ms, tz=UTC]", // precision 2 scaled to milliseconds
+		"dictionary<values=utf8, indices=uint32, ordered=false>",
+		"extension<arrow.uuid>",
+		"int8",
+		"duration[ms]",
+		"list<item: uint8, nullable>",
+		"map<utf8, uint8, items_non_nullable>",
+		"struct<1: uint8, 2: utf8>",
+	}
+	for i, w := range want {
+		if got := r.Schema().Field(i).Type.String(); got != w {
+			t.Errorf("field %s: %s, want %s", r.Schema().Field(i).Name, got, w)
+		}
+	}
+	if md, _ := r.Schema().Field(6).Metadata.GetValue(TypeMetadataKey); md != "Enum8('a' = 1)" {
+		t.Errorf("Enum8 field metadata %q", md)
+	}
+	if !r.Next() {
+		t.Fatal(r.Err())
+	}
+	if d := r.RecordBatch().Column(3).(*array.Timestamp).Value(0); d != 1230 {
+		t.Errorf("DateTime64(2) 1.23 = %d ms, want 1230", d)
+	}
+}
