@@ -1,6 +1,7 @@
 package chnarrow
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -177,6 +178,8 @@ func toData(col columns.Column, dt arrow.DataType, take bool) (arrow.ArrayData, 
 		}
 		defer releaseAll(children)
 		return array.NewData(dt, n, []*memory.Buffer{nil}, children, 0, 0), nil
+	case *columns.Variant:
+		return variantData(c, dt.(*arrow.DenseUnionType), take)
 	case *columns.LowCardinality:
 		dict, err := toData(c.Dictionary(), dt.(*arrow.DictionaryType).ValueType, false)
 		if err != nil {
@@ -341,4 +344,41 @@ func releaseAll(ds []arrow.ArrayData) {
 			d.Release()
 		}
 	}
+}
+
+// variantData is a Variant as Arrow's dense union: each row's member (its variant, or the NULL
+// member for NULL) and its offset in that member's array, which holds the variant's rows.
+func variantData(c *columns.Variant, dt *arrow.DenseUnionType, take bool) (arrow.ArrayData, error) {
+	vars := c.Variants()
+	disc := c.Discriminators()
+	ids := make([]int8, len(disc))
+	offs := make([]int32, len(disc))
+	counts := make([]int32, len(vars)+1)
+	for i, d := range disc {
+		k := int(d)
+		if k >= len(vars) { // 255: NULL (the columns package checked every other value)
+			k = len(vars)
+		}
+		ids[i] = int8(k)
+		offs[i] = counts[k]
+		counts[k]++
+	}
+	children := make([]arrow.ArrayData, len(vars)+1)
+	for k, v := range vars {
+		if int(counts[k]) != v.Rows() {
+			releaseAll(children)
+			return nil, fmt.Errorf("variant %s holds %d rows where the discriminators name %d", v.Type(), v.Rows(), counts[k])
+		}
+		d, err := toData(v, dt.Fields()[k].Type, take)
+		if err != nil {
+			releaseAll(children)
+			return nil, err
+		}
+		children[k] = d
+	}
+	nulls := int(counts[len(vars)])
+	children[len(vars)] = array.NewData(arrow.Null, nulls, []*memory.Buffer{nil}, nil, nulls, 0)
+	defer releaseAll(children)
+	return array.NewData(dt, len(disc), []*memory.Buffer{nil, memory.NewBufferBytes(arrow.GetBytes(ids)),
+		memory.NewBufferBytes(arrow.GetBytes(offs))}, children, 0, 0), nil
 }

@@ -39,7 +39,8 @@
 // column says how (TestRoundTripTypes compares the values with it for every type of the
 // conformance suite). Insert takes the Arrow type of that row, and converts others where the
 // value allows (through the column's AppendValue: integers that fit, numeric and time strings,
-// time.Time from timestamps and dates, ...), else fails with a *chnative.ColumnError.
+// time.Time from timestamps and dates, a union member as the Variant type of its name, ...),
+// else fails with a *chnative.ColumnError.
 //
 //	ClickHouse type               Arrow type                           ClickHouse's Arrow output
 //	----------------------------  -----------------------------------  -----------------------------
@@ -82,9 +83,12 @@
 //	Point, Ring, LineString, ...  struct<1: float64, 2: float64> in    same
 //	                              0 to 3 lists (their storage)
 //	JSON                          utf8 (JSON text)                     same
-//	Variant, Dynamic, QBit        refused: *UnsupportedTypeError       dense_union; utf8 text;
-//	                              (select variantElement, toString,    fails
-//	                              CAST to Array(Float32))
+//	Variant(T1, ...)              dense_union<T1: T1's type, ...,      same
+//	                              NULL: null>, members named by type
+//	Dynamic, QBit                 refused: *UnsupportedTypeError       utf8 text; fails
+//	                              (select toString(v) or
+//	                              dynamicElement; CAST(v AS
+//	                              Array(Float32)))
 //
 // Strings and lists in one record are limited to Arrow's 32-bit offsets (2 GiB of string bytes,
 // 2^31-1 elements); a bigger block fails with a *LimitError naming the column (a smaller

@@ -185,6 +185,8 @@ func canon(arr arrow.Array, i int) string {
 			parts = append(parts, canon(a.ListValues(), int(j)))
 		}
 		return "[" + strings.Join(parts, ",") + "]"
+	case *array.DenseUnion:
+		return canon(a.Field(a.ChildID(i)), int(a.ValueOffset(i)))
 	case *array.Struct:
 		var parts []string
 		for f := range a.NumField() {

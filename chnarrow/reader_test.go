@@ -141,10 +141,10 @@ func TestQueryErrors(t *testing.T) {
 	if !errors.As(err, &ex) {
 		t.Fatalf("err = %v, want a *chnative.Exception", err)
 	}
-	_, err = Query(ctx, db, "SELECT CAST('a' AS Variant(String, UInt64)) AS v")
+	_, err = Query(ctx, db, "SELECT CAST('a' AS Dynamic) AS v")
 	var ute *UnsupportedTypeError
-	if !errors.As(err, &ute) || ute.Type != "Variant(String, UInt64)" {
-		t.Fatalf("err = %v, want an *UnsupportedTypeError naming Variant(String, UInt64)", err)
+	if !errors.As(err, &ute) || ute.Type != "Dynamic" {
+		t.Fatalf("err = %v, want an *UnsupportedTypeError naming Dynamic", err)
 	}
 	var one int
 	if err := db.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {

@@ -125,6 +125,24 @@ func arrowType(col columns.Column) (arrow.DataType, error) {
 			fields[i] = arrow.Field{Name: name, Type: t, Nullable: nullable(c.Elem(i))}
 		}
 		return arrow.StructOf(fields...), nil
+	case *columns.Variant:
+		vars := c.Variants()
+		if len(vars) >= int(arrow.MaxUnionTypeCode) { // the NULL member takes one more code
+			return nil, &UnsupportedTypeError{Type: col.Type(), Reason: fmt.Sprintf("%d variants, past an Arrow union's %d members", len(vars), arrow.MaxUnionTypeCode)}
+		}
+		fields := make([]arrow.Field, len(vars)+1)
+		codes := make([]arrow.UnionTypeCode, len(vars)+1)
+		for k, v := range vars {
+			t, err := arrowType(v)
+			if err != nil {
+				return nil, err
+			}
+			fields[k] = arrow.Field{Name: v.Type(), Type: t, Nullable: nullable(v)}
+			codes[k] = arrow.UnionTypeCode(k)
+		}
+		fields[len(vars)] = arrow.Field{Name: variantNull, Type: arrow.Null, Nullable: true}
+		codes[len(vars)] = arrow.UnionTypeCode(len(vars))
+		return arrow.DenseUnionOf(fields, codes), nil
 	case *columns.LowCardinality:
 		v, err := arrowType(c.Dictionary())
 		if err != nil {
@@ -138,8 +156,6 @@ func arrowType(col columns.Column) (arrow.DataType, error) {
 // unsupportedReason says what to do instead for a type Query does not map.
 func unsupportedReason(col columns.Column) string {
 	switch col.(type) {
-	case *columns.Variant:
-		return "no Arrow equivalent is mapped; select variantElement(v, 'T') per type, or toString(v)"
 	case *columns.Dynamic:
 		return "no Arrow equivalent is mapped; select dynamicElement(v, 'T') per type, or toString(v)"
 	case *columns.QBit:
@@ -148,10 +164,14 @@ func unsupportedReason(col columns.Column) string {
 	return "no Arrow mapping"
 }
 
+// variantNull is the name of a Variant's union member that holds its NULLs (as ClickHouse's
+// Arrow output names it).
+const variantNull = "NULL"
+
 // nullable reports whether col's Arrow form has NULLs.
 func nullable(col columns.Column) bool {
 	switch c := col.(type) {
-	case *columns.Nullable, *columns.Nothing:
+	case *columns.Nullable, *columns.Nothing, *columns.Variant:
 		return true
 	case *columns.LowCardinality:
 		return c.Nullable()

@@ -20,6 +20,13 @@ func checkConvertible(dt arrow.DataType) error {
 		return checkConvertible(t.ValueType)
 	case arrow.ListLikeType:
 		return checkConvertible(t.Elem())
+	case arrow.UnionType:
+		for _, f := range t.Fields() {
+			if err := checkConvertible(f.Type); err != nil {
+				return err
+			}
+		}
+		return nil
 	case *arrow.StructType:
 		for _, f := range t.Fields() {
 			if err := checkConvertible(f.Type); err != nil {
@@ -51,6 +58,8 @@ func goValue(arr arrow.Array, i int) (any, error) {
 		return nil, nil
 	}
 	switch a := arr.(type) {
+	case *array.Null: // every row NULL (it has no validity bitmap to say so)
+		return nil, nil
 	case *array.Boolean:
 		return a.Value(i), nil
 	case *array.Int8:
@@ -162,6 +171,20 @@ func goValue(arr arrow.Array, i int) (any, error) {
 			out = append(out, v)
 		}
 		return out, nil
+	case array.Union:
+		// A member of a dense union (Query's Variant) or a sparse one: the value with the
+		// member's name as its Variant type; the NULL member's rows are NULL.
+		k := a.ChildID(i)
+		name := a.DataType().(arrow.UnionType).Fields()[k].Name
+		j := i
+		if du, ok := a.(*array.DenseUnion); ok {
+			j = int(du.ValueOffset(i))
+		}
+		v, err := goValue(a.Field(k), j)
+		if err != nil || v == nil || name == variantNull {
+			return nil, err
+		}
+		return columns.VariantValue{Type: name, Value: v}, nil
 	case *array.Struct:
 		out := make([]any, a.NumField())
 		for f := range out {
