@@ -161,6 +161,9 @@ func appendRecord(b *chnative.Batch, rec arrow.RecordBatch, fieldOf []int, first
 // appendBulk appends a whole array when it is of the column's own Go type and has no NULLs,
 // reporting whether it did (a failure names its row).
 func appendBulk(col columns.Column, arr arrow.Array) (ok bool, row int, err error) {
+	if n, isNullable := col.(*columns.Nullable); isNullable {
+		return appendNullable(n, arr)
+	}
 	if arr.NullN() > 0 {
 		return false, 0, nil
 	}
@@ -213,23 +216,86 @@ func appendBulk(col columns.Column, arr arrow.Array) (ok bool, row int, err erro
 	return false, 0, nil
 }
 
-// bulk appends arr's values to c when arr is of type id with c's Go element type.
-func bulk[T columns.FixedNum](c *columns.Fixed[T], arr arrow.Array, id arrow.Type) (bool, int, error) {
-	if arr.DataType().ID() != id || arr.Len() == 0 {
-		return arr.Len() == 0 && arr.DataType().ID() == id, 0, nil
+// appendNullable appends an array of the Go type of a Nullable's fixed-width inner column
+// (Nullable(Int32) from int32, ...), reporting whether it did.
+func appendNullable(n *columns.Nullable, arr arrow.Array) (bool, int, error) {
+	switch c := n.Inner().(type) {
+	case *columns.Int8:
+		return nullableFixed(n, c, arr, arrow.INT8)
+	case *columns.Int16:
+		return nullableFixed(n, c, arr, arrow.INT16)
+	case *columns.Int32:
+		return nullableFixed(n, c, arr, arrow.INT32)
+	case *columns.Int64:
+		return nullableFixed(n, c, arr, arrow.INT64)
+	case *columns.UInt8:
+		return nullableFixed(n, c, arr, arrow.UINT8)
+	case *columns.UInt16:
+		return nullableFixed(n, c, arr, arrow.UINT16)
+	case *columns.UInt32:
+		return nullableFixed(n, c, arr, arrow.UINT32)
+	case *columns.UInt64:
+		return nullableFixed(n, c, arr, arrow.UINT64)
+	case *columns.Float32:
+		return nullableFixed(n, c, arr, arrow.FLOAT32)
+	case *columns.Float64:
+		return nullableFixed(n, c, arr, arrow.FLOAT64)
+	}
+	return false, 0, nil
+}
+
+// nullableFixed appends arr (of type id, c's Go type) to n, whose inner column is c.
+func nullableFixed[T columns.FixedNum](n *columns.Nullable, c *columns.Fixed[T], arr arrow.Array, id arrow.Type) (bool, int, error) {
+	vals, ok := fixedValues[T](arr, id)
+	if !ok {
+		return false, 0, nil
+	}
+	if arr.NullN() == 0 {
+		c.AppendSlice(vals)
+		for range vals {
+			n.AppendNotNull()
+		}
+		return true, 0, nil
+	}
+	for i, v := range vals {
+		if arr.IsNull(i) {
+			n.AppendNull()
+		} else {
+			c.Append(v)
+			n.AppendNotNull()
+		}
+	}
+	return true, 0, nil
+}
+
+// fixedValues returns arr's values when it is of type id with Go type T.
+func fixedValues[T columns.FixedNum](arr arrow.Array, id arrow.Type) ([]T, bool) {
+	if arr.DataType().ID() != id {
+		return nil, false
+	}
+	if arr.Len() == 0 {
+		return nil, true
 	}
 	d := arr.Data()
 	bufs := d.Buffers()
 	if len(bufs) < 2 || bufs[1] == nil {
-		return false, 0, nil
+		return nil, false
 	}
 	vals := arrow.GetData[T](bufs[1].Bytes())
 	lo, hi := d.Offset(), d.Offset()+d.Len()
 	if hi > len(vals) {
-		return false, 0, nil
+		return nil, false
 	}
-	c.AppendSlice(vals[lo:hi])
-	return true, 0, nil
+	return vals[lo:hi], true
+}
+
+// bulk appends arr's values to c when arr is of type id with c's Go element type.
+func bulk[T columns.FixedNum](c *columns.Fixed[T], arr arrow.Array, id arrow.Type) (bool, int, error) {
+	vals, ok := fixedValues[T](arr, id)
+	if ok {
+		c.AppendSlice(vals)
+	}
+	return ok, 0, nil
 }
 
 // rowFunc appends row i of the array it was bound to.

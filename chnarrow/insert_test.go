@@ -127,3 +127,54 @@ func TestInsertColumnError(t *testing.T) {
 		t.Fatalf("the pool's one connection after the failed inserts: %v", err)
 	}
 }
+
+// TestInsertSlicedRecord: a record that is a slice of a bigger one (arrays with an offset)
+// inserts its own rows, on the bulk paths (UInt64, String, Nullable(Int32)) and the per-row
+// ones (Array, a conversion).
+func TestInsertSlicedRecord(t *testing.T) {
+	db, base := modern(t)
+	httpExec(t, base, "DROP TABLE IF EXISTS chnarrow_slice")
+	httpExec(t, base, "CREATE TABLE chnarrow_slice (u UInt64, s String, n Nullable(Int32), a Array(UInt8), c UInt16) ENGINE = MergeTree ORDER BY u")
+	defer httpExec(t, base, "DROP TABLE IF EXISTS chnarrow_slice")
+	s := arrow.NewSchema([]arrow.Field{
+		{Name: "u", Type: arrow.PrimitiveTypes.Uint64},
+		{Name: "s", Type: arrow.BinaryTypes.String},
+		{Name: "n", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+		{Name: "a", Type: arrow.ListOf(arrow.PrimitiveTypes.Uint8)},
+		{Name: "c", Type: arrow.PrimitiveTypes.Int64},
+	}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, s)
+	defer b.Release()
+	for i := range 10 {
+		b.Field(0).(*array.Uint64Builder).Append(uint64(i))
+		b.Field(1).(*array.StringBuilder).Append(strings.Repeat("s", i))
+		if i%2 == 0 {
+			b.Field(2).(*array.Int32Builder).AppendNull()
+		} else {
+			b.Field(2).(*array.Int32Builder).Append(int32(i))
+		}
+		lb := b.Field(3).(*array.ListBuilder)
+		lb.Append(true)
+		for j := range i % 3 {
+			lb.ValueBuilder().(*array.Uint8Builder).Append(uint8(i*10 + j))
+		}
+		b.Field(4).(*array.Int64Builder).Append(int64(i * 100))
+	}
+	full := b.NewRecordBatch()
+	defer full.Release()
+	part := full.NewSlice(3, 7)
+	defer part.Release()
+	rr, err := array.NewRecordReader(s, []arrow.RecordBatch{part})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	if n, err := Insert(ctxT(t), db, "INSERT INTO chnarrow_slice", rr); err != nil || n != 4 {
+		t.Fatalf("Insert = %d, %v", n, err)
+	}
+	got := httpText(t, base, "SELECT * FROM chnarrow_slice ORDER BY u")
+	want := "3\tsss\t3\t[]\t300\n4\tssss\t\\N\t[40]\t400\n5\tsssss\t5\t[50,51]\t500\n6\tssssss\t\\N\t[]\t600\n"
+	if got != want {
+		t.Fatalf("table =\n%q\nwant\n%q", got, want)
+	}
+}
