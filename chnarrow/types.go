@@ -219,3 +219,15 @@ func schemaOf(names []string, cols []columns.Column) (*arrow.Schema, error) {
 	}
 	return arrow.NewSchema(fields, nil), nil
 }
+
+// ArrowType returns the Arrow type Query gives a column of the ClickHouse type typ (as the
+// server spells it: "DateTime64(3, 'UTC')", "Array(Nullable(String))"); a DateTime without a
+// zone gets UTC here (Query gives it the server's zone). Nullable types give their inner type:
+// in Arrow a field, not a type, is nullable.
+func ArrowType(typ string) (arrow.DataType, error) {
+	col, err := columns.New(typ)
+	if err != nil {
+		return nil, err
+	}
+	return arrowType(col)
+}
