@@ -97,7 +97,8 @@
 // # Inserts
 //
 // Insert matches record fields to the insert's columns by name (all of them), else by position
-// (same count), and sends a block every InsertBlockRows rows (after the record that reaches it).
+// (same count), and sends a block every InsertBlockRows rows or InsertBlockBytes bytes (after
+// the record that reaches either).
 // A NULL into a column that is not Nullable and a value the column refuses end the insert with a
 // *chnative.ColumnError naming the column, its type and the row, counted from 0 over all the
 // records; the insert is cancelled, and the blocks sent before are the server's to keep or drop

@@ -15,9 +15,13 @@ import (
 	"github.com/chnative/chnative/columns"
 )
 
-// InsertBlockRows is the number of rows Insert buffers before it sends a block (it sends after
-// the record that reaches it, so a block holds whole records).
-const InsertBlockRows = 1 << 20
+// Insert sends a block once it buffers InsertBlockRows rows or InsertBlockBytes bytes of values
+// (the defaults of the DSN keys insert_block_rows and insert_block_bytes), after the record
+// that reaches either: a block holds whole records.
+const (
+	InsertBlockRows  = 1_000_000
+	InsertBlockBytes = 16 << 20
+)
 
 // errNull is the cause of a NULL sent to a column that cannot hold it.
 var errNull = errors.New("NULL into a column that is not Nullable")
@@ -77,7 +81,7 @@ func InsertConn(ctx context.Context, c chnative.Conn, query string, rr array.Rec
 			return fail(err)
 		}
 		total += rec.NumRows()
-		if b.Rows() >= InsertBlockRows {
+		if b.Rows() >= InsertBlockRows || b.Block().DataBytes(InsertBlockBytes) >= InsertBlockBytes {
 			if err := b.Flush(); err != nil {
 				return int64(b.Sent()), err // the Batch has ended
 			}
