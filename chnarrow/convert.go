@@ -180,6 +180,29 @@ func toData(col columns.Column, dt arrow.DataType, take bool) (arrow.ArrayData, 
 		return array.NewData(dt, n, []*memory.Buffer{nil}, children, 0, 0), nil
 	case *columns.Variant:
 		return variantData(c, dt.(*arrow.DenseUnionType), take)
+	case *columns.QBit:
+		// The vectors detransposed from their bit planes, row after row.
+		var child arrow.ArrayData
+		elem := dt.(*arrow.FixedSizeListType).Elem()
+		switch c.Elem() {
+		case "Float32":
+			child = fixedData(elem, n*c.Dim(), c.Float32s(nil))
+		case "Float64":
+			child = fixedData(elem, n*c.Dim(), c.Float64s(nil))
+		case "Int8":
+			child = fixedData(elem, n*c.Dim(), c.Int8s(nil))
+		case "BFloat16":
+			bits := c.BFloat16s(nil)
+			out := make([]float32, len(bits))
+			for i, b := range bits {
+				out[i] = columns.BFloat16Float32(b)
+			}
+			child = fixedData(elem, n*c.Dim(), out)
+		default:
+			return nil, &UnsupportedTypeError{Type: c.Type(), Reason: "QBit of " + c.Elem()}
+		}
+		defer child.Release()
+		return array.NewData(dt, n, []*memory.Buffer{nil}, []arrow.ArrayData{child}, 0, 0), nil
 	case *columns.LowCardinality:
 		dict, err := toData(c.Dictionary(), dt.(*arrow.DictionaryType).ValueType, false)
 		if err != nil {

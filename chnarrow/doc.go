@@ -85,10 +85,11 @@
 //	JSON                          utf8 (JSON text)                     same
 //	Variant(T1, ...)              dense_union<T1: T1's type, ...,      same
 //	                              NULL: null>, members named by type
-//	Dynamic, QBit                 refused: *UnsupportedTypeError       utf8 text; fails
-//	                              (select toString(v) or
-//	                              dynamicElement; CAST(v AS
-//	                              Array(Float32)))
+//	QBit(T, D)                    fixed_size_list<T, D>, the vectors   fails
+//	                              detransposed (BFloat16 as float32)
+//	Dynamic                       refused: *UnsupportedTypeError       utf8 text
+//	                              (select toString(v), or
+//	                              dynamicElement(v, 'T') per type)
 //
 // Strings and lists in one record are limited to Arrow's 32-bit offsets (2 GiB of string bytes,
 // 2^31-1 elements); a bigger block fails with a *LimitError naming the column (a smaller

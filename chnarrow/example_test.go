@@ -16,6 +16,7 @@ func ExampleArrowType() {
 		"Map(String, Array(Nullable(UInt8)))",
 		"Tuple(id UInt32, tags Array(String))",
 		"Variant(String, UInt64)",
+		"QBit(BFloat16, 16)",
 		"Dynamic",
 	} {
 		t, err := chnarrow.ArrowType(typ)
@@ -33,5 +34,6 @@ func ExampleArrowType() {
 	// Map(String, Array(Nullable(UInt8))): map<utf8, list<item: uint8, nullable>, items_non_nullable>
 	// Tuple(id UInt32, tags Array(String)): struct<id: uint32, tags: list<item: utf8>>
 	// Variant(String, UInt64): dense_union<String: type=utf8=0, UInt64: type=uint64=1, NULL: type=null, nullable=2>
+	// QBit(BFloat16, 16): fixed_size_list<item: float32>[16]
 	// Dynamic: chnarrow: type Dynamic: no Arrow equivalent is mapped; select dynamicElement(v, 'T') per type, or toString(v)
 }

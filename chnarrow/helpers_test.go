@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -68,16 +67,25 @@ func modern(t testing.TB) (*sql.DB, string) {
 // httpQuery runs query over HTTP and returns the body, failing the test on a non-200 answer.
 func httpQuery(t testing.TB, base, query string) io.ReadCloser {
 	t.Helper()
-	resp, err := http.Post(base, "text/plain", strings.NewReader(query))
+	body, err := httpPost(base, query)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return body
+}
+
+// httpPost runs query over HTTP and returns the body, or the server's error.
+func httpPost(base, query string) (io.ReadCloser, error) {
+	resp, err := http.Post(base, "text/plain", strings.NewReader(query))
+	if err != nil {
+		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		t.Fatalf("HTTP %s: %s", query, b)
+		return nil, fmt.Errorf("HTTP %s: %s", query, bytes.TrimSpace(b))
 	}
-	return resp.Body
+	return resp.Body, nil
 }
 
 // httpText is the server's TabSeparated answer to query.
@@ -103,7 +111,10 @@ func httpExec(t testing.TB, base, stmt string) {
 // while writing the stream (after its 200 header) is returned as the error.
 func serverArrow(t testing.TB, base, query, col string) ([]string, error) {
 	t.Helper()
-	body := httpQuery(t, base, query+" FORMAT ArrowStream")
+	body, err := httpPost(base, query+" FORMAT ArrowStream")
+	if err != nil {
+		return nil, err
+	}
 	data, err := io.ReadAll(body)
 	body.Close()
 	if err != nil {
@@ -239,5 +250,3 @@ func ctxT(t testing.TB) context.Context {
 	return ctx
 }
 
-var _ = math.MaxInt32
-var _ = fmt.Sprint

@@ -426,6 +426,10 @@ func bindValue(col columns.Column, arr arrow.Array) (rowFunc, error) {
 		return wideBytes(c, arr, func(b []byte) columns.UInt256 {
 			return columns.UInt256{le64(b), le64(b[8:]), le64(b[16:]), le64(b[24:])}
 		})
+	case *columns.QBit:
+		if l, ok := arr.(array.ListLike); ok {
+			return qbitRows(c, l)
+		}
 	case *columns.LowCardinality:
 		if a, ok := arr.(*array.String); ok {
 			return func(i int) error { return c.AppendString(a.Value(i)) }, nil
@@ -499,3 +503,26 @@ func le64(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
 
 // sizeOf is the byte width of a wide integer (16 or 32), without package unsafe.
 func sizeOf[T columns.WideNum](z T) int { return int(reflect.TypeOf(z).Size()) }
+
+// qbitRows binds a list (fixed-size or not) of float32, float64 or int8 to a QBit column: each
+// row is one vector, of exactly the column's dimension.
+func qbitRows(c *columns.QBit, l array.ListLike) (rowFunc, error) {
+	switch v := l.ListValues().(type) {
+	case *array.Float32:
+		return func(i int) error {
+			lo, hi := l.ValueOffsets(i)
+			return c.AppendValue(v.Float32Values()[lo:hi])
+		}, nil
+	case *array.Float64:
+		return func(i int) error {
+			lo, hi := l.ValueOffsets(i)
+			return c.AppendValue(v.Float64Values()[lo:hi])
+		}, nil
+	case *array.Int8:
+		return func(i int) error {
+			lo, hi := l.ValueOffsets(i)
+			return c.AppendValue(v.Int8Values()[lo:hi])
+		}, nil
+	}
+	return nil, &UnsupportedTypeError{Type: l.DataType().String(), Reason: "a QBit takes lists of float32, float64 or int8"}
+}

@@ -143,6 +143,15 @@ func arrowType(col columns.Column) (arrow.DataType, error) {
 		fields[len(vars)] = arrow.Field{Name: variantNull, Type: arrow.Null, Nullable: true}
 		codes[len(vars)] = arrow.UnionTypeCode(len(vars))
 		return arrow.DenseUnionOf(fields, codes), nil
+	case *columns.QBit:
+		elem := arrow.DataType(arrow.PrimitiveTypes.Float32) // Float32, and BFloat16 widened exactly
+		switch c.Elem() {
+		case "Float64":
+			elem = arrow.PrimitiveTypes.Float64
+		case "Int8":
+			elem = arrow.PrimitiveTypes.Int8
+		}
+		return arrow.FixedSizeListOfNonNullable(int32(c.Dim()), elem), nil
 	case *columns.LowCardinality:
 		v, err := arrowType(c.Dictionary())
 		if err != nil {
@@ -158,8 +167,6 @@ func unsupportedReason(col columns.Column) string {
 	switch col.(type) {
 	case *columns.Dynamic:
 		return "no Arrow equivalent is mapped; select dynamicElement(v, 'T') per type, or toString(v)"
-	case *columns.QBit:
-		return "no Arrow equivalent is mapped; select CAST(v AS Array(Float32)) (or the element type)"
 	}
 	return "no Arrow mapping"
 }
