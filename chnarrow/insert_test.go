@@ -178,3 +178,45 @@ func TestInsertSlicedRecord(t *testing.T) {
 		t.Fatalf("table =\n%q\nwant\n%q", got, want)
 	}
 }
+
+// failingReader hands out its records, then fails.
+type failingReader struct {
+	array.RecordReader
+	err error
+}
+
+func (f *failingReader) Next() bool {
+	if f.RecordReader.Next() {
+		return true
+	}
+	f.err = errors.New("the source broke")
+	return false
+}
+
+func (f *failingReader) Err() error { return f.err }
+
+// TestInsertSourceError: a reader that fails part way cancels the insert: its error is
+// Insert's, the rows of its earlier records are not inserted, and the connection goes on.
+func TestInsertSourceError(t *testing.T) {
+	db, base := modern(t)
+	db.SetMaxOpenConns(1)
+	ctx := ctxT(t)
+	httpExec(t, base, "DROP TABLE IF EXISTS chnarrow_srcerr")
+	httpExec(t, base, "CREATE TABLE chnarrow_srcerr (a Int64) ENGINE = MergeTree ORDER BY a")
+	defer httpExec(t, base, "DROP TABLE IF EXISTS chnarrow_srcerr")
+	rr := record(t, []arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int64}}, func(b *array.RecordBuilder) {
+		b.Field(0).(*array.Int64Builder).AppendValues([]int64{1, 2, 3}, nil)
+	})
+	defer rr.Release()
+	n, err := Insert(ctx, db, "INSERT INTO chnarrow_srcerr", &failingReader{RecordReader: rr})
+	if err == nil || !strings.Contains(err.Error(), "the source broke") || n != 0 {
+		t.Fatalf("Insert = %d, %v; want 0 and the reader's error", n, err)
+	}
+	if c := httpText(t, base, "SELECT count() FROM chnarrow_srcerr"); c != "0\n" {
+		t.Fatalf("rows after the failed insert: %s", c)
+	}
+	var one int
+	if err := db.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
+		t.Fatalf("the pool's one connection after the failed insert: %v", err)
+	}
+}
