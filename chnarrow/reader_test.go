@@ -2,6 +2,8 @@ package chnarrow
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -191,5 +193,46 @@ func TestSchemaTypes(t *testing.T) {
 	}
 	if d := r.RecordBatch().Column(3).(*array.Timestamp).Value(0); d != 1230 {
 		t.Errorf("DateTime64(2) 1.23 = %d ms, want 1230", d)
+	}
+}
+
+// TestSparseColumnsAcrossBlocks: columns the server sends sparse (a MergeTree table that stores
+// them so, read at the driver's revision) become the same Arrow values as dense ones, block after
+// block, with every record kept to the end: the sums of all records equal the server's.
+func TestSparseColumnsAcrossBlocks(t *testing.T) {
+	db, base := modern(t)
+	httpExec(t, base, "DROP TABLE IF EXISTS chnarrow_sparse")
+	httpExec(t, base, "CREATE TABLE chnarrow_sparse (k UInt64, u UInt64, s String, n Nullable(Int64)) ENGINE = MergeTree ORDER BY k "+
+		"SETTINGS ratio_of_defaults_for_sparse_serialization = 0, nullable_serialization_version = 'allow_sparse'")
+	defer httpExec(t, base, "DROP TABLE IF EXISTS chnarrow_sparse")
+	httpExec(t, base, "INSERT INTO chnarrow_sparse SELECT number, if(number % 10 = 0, number, 0), "+
+		"if(number % 7 = 0, toString(number), ''), if(number % 3 = 0, toInt64(number), NULL) FROM numbers(100000)")
+	if kinds := httpText(t, base, "SELECT groupUniqArray(serialization_kind) FROM system.parts_columns WHERE table = 'chnarrow_sparse' AND active AND column = 'u'"); !strings.Contains(kinds, "Sparse") {
+		t.Fatalf("column u is stored as %s, not sparse: the test does not test sparse columns", kinds)
+	}
+	r, err := Query(chnative.WithBlockSize(ctxT(t), 8192), db, "SELECT u, s, n FROM chnarrow_sparse ORDER BY k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := collect(t, r)
+	defer releaseRecs(recs)
+	var sumU, lenS, sumN, nulls int64
+	for _, rec := range recs {
+		u := rec.Column(0).(*array.Uint64)
+		s := rec.Column(1).(*array.String)
+		n := rec.Column(2).(*array.Int64)
+		for i := range int(rec.NumRows()) {
+			sumU += int64(u.Value(i))
+			lenS += int64(len(s.Value(i)))
+			if n.IsNull(i) {
+				nulls++
+			} else {
+				sumN += n.Value(i)
+			}
+		}
+	}
+	got := fmt.Sprintf("%d\t%d\t%d\t%d\n", sumU, lenS, sumN, nulls)
+	if want := httpText(t, base, "SELECT sum(u), sum(length(s)), sum(n), countIf(n IS NULL) FROM chnarrow_sparse"); got != want || len(recs) < 3 {
+		t.Fatalf("sums of %d records %q, the server's %q", len(recs), got, want)
 	}
 }
