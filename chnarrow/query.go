@@ -41,7 +41,8 @@ var _ array.RecordReader = (*Reader)(nil)
 // Query runs query on a connection of db (a chnative *sql.DB) and returns its result as Arrow
 // records, one per block. Arguments bind as in database/sql (?, $N, @name, {name:Type}). The
 // connection is held until the reader is released: call Release when done, also after an error
-// of Next.
+// of Next. The schema comes from the first block with rows; a result without rows takes it
+// from DESCRIBE TABLE (query), run with the same arguments.
 //
 // The result is read by a goroutine inside the connection's sql.Conn.Raw, one block ahead of
 // the caller (two records at most wait: the one being read, the one handed over).
