@@ -37,8 +37,8 @@
 // Query gives each result column the Arrow type below; the ClickHouse type is in each field's
 // metadata under TypeMetadataKey. Where ClickHouse's own FORMAT Arrow output differs, the last
 // column says how (TestRoundTripTypes compares the values with it for every type of the
-// conformance suite). Insert takes the Arrow type of that row, and converts others where the
-// value allows (through the column's AppendValue: integers that fit, numeric and time strings,
+// conformance suite). Insert takes, for each ClickHouse type, the Arrow type in its line, and
+// converts others where the value allows (through the column's AppendValue: integers that fit, numeric and time strings,
 // time.Time from timestamps and dates, a union member as the Variant type of its name, ...),
 // else fails with a *chnative.ColumnError.
 //
