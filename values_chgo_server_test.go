@@ -3,6 +3,7 @@ package chnative
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -221,5 +222,91 @@ func TestValueErrorTextsServer(t *testing.T) {
 	if !errors.As(err, &ex) || ex.Name != "DB::NetException" || strings.Count(err.Error(), "NetException") < 1 ||
 		strings.Contains(err.Error(), "(DB::NetException): DB::NetException:") {
 		t.Fatalf("remote to a closed port: %v", err)
+	}
+}
+
+// decimalValuer is a Valuer of decimal text, as shopspring's decimal.Decimal is.
+type decimalValuer string
+
+func (d decimalValuer) Value() (driver.Value, error) { return string(d), nil }
+
+// TestInsertDecimalTextServer: decimal text (and Valuers of it) inserted into Decimal columns of
+// each width arrives rounded half away from zero at the column's scale, as the server reads it.
+func TestInsertDecimalTextServer(t *testing.T) {
+	server := testenv.Server(t)
+	db := openDB(t)
+	cols := "d9 Decimal(9, 2), d18 Decimal(18, 4), d38 Decimal(38, 10)"
+	if server == testenv.Modern {
+		cols += ", d76 Decimal(76, 20)"
+	}
+	table := createTable(t, db, "v39_dec", cols)
+	vals := []any{"-1234.565", decimalValuer("1234.56789"), "0.00005", "99999999999999999999999999.9999999999"}
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	stmt, err := tx.Prepare("INSERT INTO " + table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := strings.Count(cols, "Decimal(")
+	for i := range 3 {
+		args := make([]any, n)
+		for j := range args {
+			args[j] = vals[(i+j)%3]
+		}
+		if _, err := stmt.Exec(args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := []any{"1", "1", vals[3]}
+	if n == 4 {
+		args = append(args, vals[3])
+	}
+	if _, err := stmt.Exec(args...); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	sel := "SELECT d9, d18, d38"
+	if n == 4 {
+		sel += ", d76"
+	}
+	rows, err := db.Query(sel + " FROM " + table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		row := make([]string, n)
+		dest := make([]any, n)
+		for i := range row {
+			dest[i] = &row[i]
+		}
+		if err := rows.Scan(dest...); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, strings.Join(row, " "))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"-1234.57 1234.5679 0.00005", "1234.57 0.0001 -1234.565", "0 -1234.565 1234.56789",
+		"1 1 99999999999999999999999999.9999999999"}
+	if n == 4 {
+		want = []string{want[0] + " -1234.565", want[1] + " 1234.56789", want[2] + " 0.00005",
+			want[3] + " 99999999999999999999999999.9999999999"}
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The server reads the same numbers.
+	var c uint64
+	if err := queryRow(t, db, "SELECT count() FROM "+table+" WHERE d9 = toDecimal32('-1234.57', 2) OR d18 = toDecimal64('1234.5679', 4)"+
+		" OR d38 = toDecimal128('0.00005', 10)", &c); err != nil || c != 1 {
+		t.Fatalf("server-side comparison: %d, %v", c, err)
 	}
 }
