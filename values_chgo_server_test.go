@@ -43,6 +43,9 @@ func TestBindBigIntTypeServer(t *testing.T) {
 		if err := queryRowArgs(db, "SELECT toTypeName(?)", []any{big.NewInt(5)}, &typ); err != nil || typ != "UInt8" {
 			t.Fatalf("18.16: toTypeName(big 5) = %q, %v; want UInt8 (no wide integers there)", typ, err)
 		}
+		if err := queryRowArgs(db, "SELECT toTypeName(?)", []any{[]*big.Int{big.NewInt(5), big.NewInt(-1)}}, &typ); err != nil || typ != "Array(Int16)" {
+			t.Fatalf("18.16: toTypeName([big 5, big -1]) = %q, %v; want Array(Int16)", typ, err)
+		}
 		return
 	}
 	for _, tc := range cases {

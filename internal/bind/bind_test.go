@@ -273,15 +273,16 @@ func TestFormatLiteral(t *testing.T) {
 // TestBindBigIntOldServer: a server without wide integers (18.16) gets a big integer that fits
 // 64 bits as the bare literal it can read; a newer one gets Int128.
 func TestBindBigIntOldServer(t *testing.T) {
-	args := []Arg{{Ordinal: 1, Value: big.NewInt(-7)}, {Ordinal: 2, Value: *new(big.Int).SetUint64(math.MaxUint64)}}
+	args := []Arg{{Ordinal: 1, Value: big.NewInt(-7)}, {Ordinal: 2, Value: *new(big.Int).SetUint64(math.MaxUint64)},
+		{Ordinal: 3, Value: []*big.Int{big.NewInt(1), nil}}, {Ordinal: 4, Value: []big.Int{*big.NewInt(2)}}}
 	for _, tt := range []struct {
 		rev  nativeproto.Revision
 		want string
 	}{
-		{54412, "SELECT -7, 18446744073709551615"},
-		{nativeproto.LatestRevision, "SELECT toInt128('-7'), toInt128('18446744073709551615')"},
+		{54412, "SELECT -7, 18446744073709551615, [1, NULL], [2]"},
+		{nativeproto.LatestRevision, "SELECT toInt128('-7'), toInt128('18446744073709551615'), [toInt128('1'), NULL], [toInt128('2')]"},
 	} {
-		got, _, err := Query("SELECT ?, ?", args, tt.rev)
+		got, _, err := Query("SELECT ?, ?, ?, ?", args, tt.rev)
 		if err != nil || got != tt.want {
 			t.Errorf("revision %d: %q, %v; want %q", tt.rev, got, err, tt.want)
 		}

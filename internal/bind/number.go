@@ -162,20 +162,29 @@ func formatBigInt(x *big.Int) (string, error) {
 }
 
 // narrowBigInt gives servers without wide integers (before revWideIntegers) a big integer that
-// fits 64 bits as an int64 or uint64, bound as a bare literal as before; any other value is
-// returned as it is.
+// fits 64 bits, alone or in a slice of them, as an int64 or uint64, bound as a bare literal as
+// before; any other value is returned as it is.
 func narrowBigInt(v any) any {
-	x, ok := v.(*big.Int)
-	if b, isVal := v.(big.Int); isVal {
-		x, ok = &b, true
-	}
-	switch {
-	case !ok || x == nil:
+	switch x := v.(type) {
+	case *big.Int:
+		switch {
+		case x == nil:
+		case x.IsInt64():
+			return x.Int64()
+		case x.IsUint64():
+			return x.Uint64()
+		}
 		return v
-	case x.IsInt64():
-		return x.Int64()
-	case x.IsUint64():
-		return x.Uint64()
+	case big.Int:
+		return narrowBigInt(&x)
 	}
-	return v
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice || rv.Type().Elem() != reflect.TypeFor[*big.Int]() && rv.Type().Elem() != reflect.TypeFor[big.Int]() {
+		return v
+	}
+	out := make([]any, rv.Len())
+	for i := range out {
+		out[i] = narrowBigInt(rv.Index(i).Interface())
+	}
+	return out
 }
