@@ -73,6 +73,15 @@ func goTypeName(v any) string {
 	return reflect.TypeOf(v).String()
 }
 
+// textReason says why text s (v's, or what v gave) is refused: "not <what>", naming s only when
+// the error does not show it already as v's value.
+func textReason(v any, s, what string) string {
+	if scalarText(v) == scalarText(s) {
+		return "not " + what
+	}
+	return "its text " + scalarText(s) + " is not " + what
+}
+
 // scalarText renders v for an error message when it is a number, a bool, text or an address:
 // strings and byte slices quoted (at most 64 bytes of them), nothing for composites, whose
 // rendering could be long or reach into the caller's data structures.

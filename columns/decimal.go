@@ -211,7 +211,7 @@ func (d decimalSpec) unscaled(col Column, v any) (*big.Int, error) {
 	case string:
 		dec, err = ParseDecimal(t, d.scale)
 		if err != nil {
-			return nil, mismatch(col, v, strconv.Quote(t)+" is not a number")
+			return nil, mismatch(col, v, textReason(v, t, "a number"))
 		}
 	case big.Int: // deref has followed the *big.Int
 		dec = decimalFromRat(new(big.Rat).SetInt(&t), d.scale)
