@@ -215,7 +215,7 @@ func TestValueErrorTextsServer(t *testing.T) {
 	if cols != "a" {
 		_, err = stmt.Exec(1, "2001:db8::1")
 		var tm *columns.TypeMismatchError
-		if !errors.As(err, &tm) || tm.Value != "2001:db8::1" || !strings.Contains(err.Error(), "2001:db8::1 to IPv4") {
+		if !errors.As(err, &tm) || tm.Value != `"2001:db8::1"` || !strings.Contains(err.Error(), `string "2001:db8::1" to IPv4`) {
 			t.Fatalf("IPv6 into IPv4: %v; want the address named", err)
 		}
 	}
