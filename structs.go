@@ -15,9 +15,9 @@ import (
 // types. The machinery lives in internal/structmap (planning, copying) and in each column type
 // (columns.FieldCopier); this file is the public face.
 
-// Select runs query on c (a Conn, or a *sql.DB or *sql.Conn of chnative: see withConn) and
-// returns every row as a T. Each block is copied straight into the
-// returned slice. Strings, []byte, slices and pointers in the rows point into memory allocated
+// Select runs query on c, a Conn or a chnative *sql.DB (one connection taken for the call) or
+// *sql.Conn, and returns every row as a T. Each block is copied straight into the returned
+// slice. Strings, []byte, slices and pointers in the rows point into memory allocated
 // for each block and never reused: they belong to the caller (a kept string keeps its block's
 // text alive).
 func Select[T any](ctx context.Context, c any, query string, args ...any) ([]T, error) {
