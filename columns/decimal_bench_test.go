@@ -2,6 +2,7 @@ package columns
 
 import (
 	"database/sql/driver"
+	"math/big"
 	"strconv"
 	"testing"
 )
@@ -13,8 +14,9 @@ type valuerDecimal string
 func (d valuerDecimal) String() string               { return string(d) }
 func (d valuerDecimal) Value() (driver.Value, error) { return string(d), nil }
 
-// BenchmarkAppendDecimal appends decimal text (and a Valuer of text, as shopspring's values are)
-// into Decimal columns of each width, one value an op.
+// BenchmarkAppendDecimal appends decimal text (and a Valuer of text, and a decimal with
+// Coefficient and Exponent methods, as shopspring's values are) into Decimal columns of each
+// width, one value an op.
 func BenchmarkAppendDecimal(b *testing.B) {
 	texts := make([]string, 4096)
 	for i := range texts {
@@ -30,6 +32,7 @@ func BenchmarkAppendDecimal(b *testing.B) {
 		{"Decimal128/string", "Decimal(38, 10)", func(i int) any { return texts[i] }},
 		{"Decimal256/string", "Decimal(76, 20)", func(i int) any { return texts[i] }},
 		{"Decimal64/valuer", "Decimal(18, 4)", func(i int) any { return valuerDecimal(texts[i]) }},
+		{"Decimal64/coefficient", "Decimal(18, 4)", func(i int) any { return coefDecimal{big.NewInt(int64(i*7919 - 16000000)), -3} }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			col, err := New(bc.typ)

@@ -2,16 +2,20 @@ package columns
 
 import (
 	"math"
+	"math/big"
 	"math/bits"
+	"reflect"
 
 	"github.com/chnative/chnative/internal/valuer"
 )
 
-// Decimal text appended without big.Rat: "-1234.5678" (an optional sign, digits, an optional
-// point with digits after it) is parsed digit by digit into the unscaled integer at the
-// column's scale, in 256 bits, without the allocations and the division of big.Rat.SetString.
-// Anything else (exponents, spaces, ".5", a value beyond the precision) takes the exact big.Rat
-// path, which gives the same value, rounded half away from zero past the scale, or the error.
+// Decimals appended without big.Rat: text such as "-1234.5678" (an optional sign, digits, an
+// optional point with digits after it) is parsed digit by digit into the unscaled integer at
+// the column's scale, in 256 bits, without the allocations and the division of
+// big.Rat.SetString; shopspring's decimal.Decimal is read as its coefficient and exponent,
+// without formatting it as text first. Anything else (exponents, spaces, ".5", a value beyond
+// the precision) takes the exact big.Rat path, which gives the same value, rounded half away
+// from zero past the scale, or the error.
 
 // decWords is an unsigned 256-bit magnitude, least significant word first.
 type decWords [4]uint64
@@ -65,12 +69,58 @@ func (w decWords) twos(neg bool) decWords {
 	return w
 }
 
+// coefExp is a decimal as coefficient x 10^exponent: shopspring's decimal.Decimal, read without
+// formatting it as text (its Value) and parsing that back.
+type coefExp interface {
+	Coefficient() *big.Int
+	Exponent() int32
+}
+
+// fromCoefExp returns c x 10^exp at the column's scale (rounded half away from zero), in two's
+// complement, when it is within the precision and the arithmetic stays in 64-bit words; ok is
+// false otherwise, and the caller takes the exact path.
+func (d decimalSpec) fromCoefExp(c *big.Int, exp int) (decWords, bool) {
+	words := c.Bits()
+	if bits.UintSize != 64 || len(words) > len(decWords{}) {
+		return decWords{}, false
+	}
+	var mag decWords
+	for i, w := range words {
+		mag[i] = uint64(w)
+	}
+	if k := exp + d.scale; k >= 0 {
+		for ; k > 0; k-- {
+			if !mag.mulAdd(10, 0) {
+				return decWords{}, false
+			}
+		}
+	} else if mag[1]|mag[2]|mag[3] != 0 {
+		return decWords{}, false
+	} else if k < -19 {
+		mag[0] = 0 // below half a unit: 2 x mag < 10^20
+	} else {
+		p := decPow10[-k][0]
+		q, r := mag[0]/p, mag[0]%p
+		if r >= p-r { // r >= p/2: half away from zero
+			q++
+		}
+		mag[0] = q
+	}
+	if d.precision < 0 || d.precision >= len(decPow10) || !mag.less(&decPow10[d.precision]) {
+		return decWords{}, false
+	}
+	return mag.twos(c.Sign() < 0), true
+}
+
 // plain returns v's unscaled value at the column's scale, in two's complement, when v is plain
-// decimal text (a string, or a Valuer of one, as shopspring's decimal.Decimal is) within the
-// column's precision; ok is false for anything else.
+// decimal text (a string, or a Valuer of one) or a coefExp (shopspring's decimal.Decimal) within
+// the column's precision; ok is false for anything else.
 func (d decimalSpec) plain(v any) (decWords, bool) {
 	s, ok := v.(string)
 	if !ok {
+		if ce, isCE := v.(coefExp); isCE && reflect.TypeOf(v).Kind() != reflect.Pointer {
+			return d.fromCoefExp(ce.Coefficient(), int(ce.Exponent()))
+		}
 		x, isValuer, isNil, err := valuer.Call(v)
 		if !isValuer || isNil || err != nil {
 			return decWords{}, false

@@ -1,6 +1,8 @@
 package columns
 
 import (
+	"math"
+	"math/big"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -141,6 +143,77 @@ func TestPlainDecimalNoAllocs(t *testing.T) {
 				t.Errorf("%s: %T: %v allocations a value", typ, v, n)
 			}
 			c.Reset()
+		}
+	}
+}
+
+// coefDecimal is shopspring's decimal.Decimal in miniature: c x 10^e, with Coefficient and
+// Exponent, and its text as Value (the exact path's input).
+type coefDecimal struct {
+	c *big.Int
+	e int32
+}
+
+func (d coefDecimal) Coefficient() *big.Int { return new(big.Int).Set(d.c) }
+func (d coefDecimal) Exponent() int32       { return d.e }
+func (d coefDecimal) Value() (any, error) {
+	s := new(big.Int).Abs(d.c).String()
+	if d.e >= 0 {
+		s += strings.Repeat("0", int(d.e))
+	} else {
+		if n := int(-d.e); len(s) <= n {
+			s = strings.Repeat("0", n-len(s)+1) + s
+		}
+		s = s[:len(s)+int(d.e)] + "." + s[len(s)+int(d.e):]
+	}
+	if d.c.Sign() < 0 {
+		s = "-" + s
+	}
+	return s, nil
+}
+
+// TestCoefExpDecimalMatchesRat: a shopspring-like decimal (coefficient and exponent) appends to
+// the value its text gives through big.Rat, and is refused exactly where that text is, at random
+// and at the edges (rounding at the scale, 10^precision, exponents far either way).
+func TestCoefExpDecimalMatchesRat(t *testing.T) {
+	r := rand.New(rand.NewPCG(39, 7))
+	check := func(c *big.Int, e int32, p, sc int) {
+		t.Helper()
+		v := coefDecimal{c, e}
+		d := decimalSpec{precision: p, scale: sc}
+		col, _ := NewDecimal(p, sc)
+		slow, err := d.unscaled(col, v)
+		fast, ok := d.plain(v)
+		text, _ := v.Value()
+		switch {
+		case ok && err != nil:
+			t.Fatalf("%s at Decimal(%d, %d): fast %v, exact path refused: %v", text, p, sc, wordsToBig(fast[:], true), err)
+		case ok && wordsToBig(fast[:], true).Cmp(slow) != 0:
+			t.Fatalf("%s at Decimal(%d, %d): fast %v, exact %v", text, p, sc, wordsToBig(fast[:], true), slow)
+		case !ok && err == nil && c.BitLen() <= 64 && int(e)+sc >= -19 && int(e)+sc <= 76:
+			t.Fatalf("%s at Decimal(%d, %d): fast refused it, exact gave %v", text, p, sc, slow)
+		}
+	}
+	for _, p := range []int{1, 9, 18, 19, 38, 76} {
+		for _, sc := range []int{0, 2, p / 2, p} {
+			if sc > p {
+				continue
+			}
+			for _, c := range []int64{0, 1, -1, 5, -5, 15, -15, 25, 4999, 5000, -5000, 9999, math.MaxInt64, math.MinInt64 + 1} {
+				for _, e := range []int32{-80, -25, -20, -19, -18, -5, -3, -2, -1, 0, 1, 2, 30, 80} {
+					check(big.NewInt(c), e, p, sc)
+				}
+			}
+			for range 300 {
+				c := new(big.Int)
+				for range 1 + r.IntN(5) {
+					c.Lsh(c, 64).Or(c, new(big.Int).SetUint64(r.Uint64()>>r.IntN(64)))
+				}
+				if r.IntN(2) == 0 {
+					c.Neg(c)
+				}
+				check(c, int32(r.IntN(60)-40), p, sc)
+			}
 		}
 	}
 }

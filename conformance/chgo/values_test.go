@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -207,5 +208,33 @@ func TestClickHouseGoContextOptionsIgnored(t *testing.T) {
 	ctx = chnative.WithSettings(chnative.WithQueryID(context.Background(), id), chnative.Settings{"max_threads": "3"})
 	if err := chn.QueryRowContext(ctx, q).Scan(&gotID, &threads); err != nil || gotID != id || threads != 3 {
 		t.Fatalf("chnative, migrated: %q %d %v", gotID, threads, err)
+	}
+}
+
+// TestInsertShopspringDecimalAsItsText: chnative reads a shopspring Decimal by its coefficient
+// and exponent; inserted, it is the same as its own text inserted (which takes the exact path
+// for what is not plain), rounding past the scale included, on random values.
+func TestInsertShopspringDecimalAsItsText(t *testing.T) {
+	chn, _ := openBoth(t)
+	r := rand.New(rand.NewPCG(39, 8))
+	var decs, texts []any
+	for range 200 {
+		c := new(big.Int).SetUint64(r.Uint64() >> r.IntN(64))
+		if r.IntN(3) == 0 {
+			c.Mul(c, new(big.Int).SetUint64(r.Uint64()>>r.IntN(64)))
+		}
+		if r.IntN(2) == 0 {
+			c.Neg(c)
+		}
+		d := decimal.NewFromBigInt(c, int32(r.IntN(40)-34))
+		// Within Decimal(9, 2) (the narrowest column), so that every row is accepted.
+		for d.Abs().GreaterThanOrEqual(decimal.New(1, 7)) {
+			d = d.Shift(-3)
+		}
+		decs, texts = append(decs, d), append(texts, d.String())
+	}
+	got, want := insertDecimals(t, chn, chn, decs), insertDecimals(t, chn, chn, texts)
+	if got != want {
+		t.Fatalf("as Decimals:\n\t%s\nas their text:\n\t%s", got, want)
 	}
 }
