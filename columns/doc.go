@@ -175,9 +175,10 @@
 // driver's ScanColumn), and struct fields (chnative.Select) on every Go version; before Go 1.27
 // Scan takes such an array as SQLValue's []Decimal or []string.
 //
-// Decimal text appended to a Decimal column ("-12.345", as a string or from a Valuer such as
-// shopspring's decimal.Decimal) is parsed without big.Rat when it is plain (sign, digits, point,
-// digits); digits past the scale are rounded half away from zero (clickhouse-go truncates them).
+// Decimal text appended to a Decimal column ("-12.345", as a string or from a Valuer) is parsed
+// without big.Rat when it is plain (sign, digits, point, digits), and shopspring's
+// decimal.Decimal is read by its Coefficient and Exponent; digits past the scale are rounded
+// half away from zero (clickhouse-go truncates them).
 //
 // DateTime and DateTime64 columns without a time zone of their own return times in UTC until
 // [SetLocation] (or their SetLocation method) gives them the server's zone. Nullable cannot wrap
