@@ -2,6 +2,7 @@ package chnative
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"reflect"
 
@@ -14,11 +15,12 @@ import (
 // types. The machinery lives in internal/structmap (planning, copying) and in each column type
 // (columns.FieldCopier); this file is the public face.
 
-// Select runs query on c and returns every row as a T. Each block is copied straight into the
-// returned slice. Strings, []byte, slices and pointers in the rows point into memory allocated
+// Select runs query on c, a Conn or a chnative *sql.DB (one connection taken for the call) or
+// *sql.Conn, and returns every row as a T. Each block is copied straight into the returned
+// slice. Strings, []byte, slices and pointers in the rows point into memory allocated
 // for each block and never reused: they belong to the caller (a kept string keeps its block's
 // text alive).
-func Select[T any](ctx context.Context, c Conn, query string, args ...any) ([]T, error) {
+func Select[T any](ctx context.Context, c any, query string, args ...any) ([]T, error) {
 	// Blocks are read into chunks of their own size, joined once at the end: growing one slice
 	// block by block would copy and zero the rows read so far again and again.
 	var chunks [][]T
@@ -43,11 +45,11 @@ func Select[T any](ctx context.Context, c Conn, query string, args ...any) ([]T,
 	return out, nil
 }
 
-// ScanStructs runs query on c and calls fn with the rows of each block as a slice of T. The slice
+// ScanStructs runs query on c (as Select's) and calls fn with the rows of each block as a slice of T. The slice
 // is reused for the next block: copy the structs you keep. What the fields point to (strings,
 // []byte, slices, pointers) is allocated for each block and never reused, so copied structs stay
 // valid.
-func ScanStructs[T any](ctx context.Context, c Conn, query string, args []any, fn func([]T) error) error {
+func ScanStructs[T any](ctx context.Context, c any, query string, args []any, fn func([]T) error) error {
 	var buf []T
 	return scanStructs(ctx, c, query, args, func(n int) []T {
 		if cap(buf) < n {
@@ -60,11 +62,45 @@ func ScanStructs[T any](ctx context.Context, c Conn, query string, args []any, f
 }
 
 // scanStructs reads each block into the zeroed n rows that rows returns, then calls fn (if any).
-func scanStructs[T any](ctx context.Context, c Conn, query string, args []any, rows func(n int) []T, fn func([]T) error) error {
+func scanStructs[T any](ctx context.Context, c any, query string, args []any, rows func(n int) []T, fn func([]T) error) error {
 	t := reflect.TypeFor[T]()
 	if t.Kind() != reflect.Struct {
 		return fmt.Errorf("chnative: ScanStructs needs a struct type, not %v", t)
 	}
+	return withConn(ctx, c, func(c Conn) error { return scanBlocks(ctx, c, t, query, args, rows, fn) })
+}
+
+// withConn runs fn on c: a Conn itself, or one connection of a *sql.DB (taken for the call)
+// or a *sql.Conn, which must be chnative's (also under a wrapping driver, see AsConn).
+func withConn(ctx context.Context, c any, fn func(Conn) error) error {
+	switch x := c.(type) {
+	case Conn:
+		return fn(x)
+	case *sql.DB:
+		return withRaw(ctx, x, fn) // errNotChnative with another driver
+	case *sql.Conn:
+		return withRaw(ctx, x, fn)
+	}
+	return fmt.Errorf("chnative: a Conn, *sql.DB or *sql.Conn is needed, not %T", c)
+}
+
+// InsertStructs inserts rows into "INSERT INTO t [(cols)]" as one Batch (see AppendStructs) on c
+// (as Select's): sent whole, or on the first error aborted with nothing still buffered sent.
+func InsertStructs[T any](ctx context.Context, c any, query string, rows []T) error {
+	return withConn(ctx, c, func(c Conn) error {
+		b, err := c.PrepareBatch(ctx, query)
+		if err != nil {
+			return err
+		}
+		if err := AppendStructs(b, rows); err != nil {
+			b.Abort()
+			return err
+		}
+		return b.SendContext(ctx)
+	})
+}
+
+func scanBlocks[T any](ctx context.Context, c Conn, t reflect.Type, query string, args []any, rows func(n int) []T, fn func([]T) error) error {
 	blocks, err := c.QueryBlocks(ctx, query, args...)
 	if err != nil {
 		return err

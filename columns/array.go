@@ -77,10 +77,11 @@ func genericSlice(elem Column, lo, hi int) any {
 	return s.Interface()
 }
 
-// elemGoType is the Go element type of a slice holding values of elem: *T for Nullable(T).
+// elemGoType is the Go element type of a slice holding values of elem: *T for Nullable(T), and
+// T itself when it is already a pointer (Nullable(Int128): []*big.Int, as from clickhouse-go).
 func elemGoType(elem Column) reflect.Type {
 	t := elem.ScanType()
-	if isNullable(elem) && t.Kind() != reflect.Interface {
+	if isNullable(elem) && t.Kind() != reflect.Interface && t.Kind() != reflect.Pointer {
 		return reflect.PointerTo(t)
 	}
 	return t

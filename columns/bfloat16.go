@@ -86,7 +86,7 @@ func (c *BFloat16) AppendValue(v any) error {
 	if s, ok := x.(string); ok {
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil {
-			return mismatch(c, v, strconv.Quote(s)+" is not a number")
+			return mismatch(c, v, textReason(v, s, "a number"))
 		}
 		return c.appendChecked(v, bfloat16FromFloat64(f), f)
 	}

@@ -55,7 +55,7 @@ func (c *Bool) AppendValue(v any) error {
 	if s, ok := x.(string); ok {
 		b, err := strconv.ParseBool(s)
 		if err != nil {
-			return mismatch(c, v, strconv.Quote(s)+" is not a boolean")
+			return mismatch(c, v, textReason(v, s, "a boolean"))
 		}
 		c.Append(b)
 		return nil

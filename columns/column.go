@@ -3,7 +3,10 @@ package columns
 import (
 	"fmt"
 	"io"
+	"net"
+	"net/netip"
 	"reflect"
+	"strconv"
 )
 
 // Column is typed storage for the values of one ClickHouse column in one block, with the codec of
@@ -44,18 +47,23 @@ type Column interface {
 type TypeMismatchError struct {
 	Column string // ClickHouse type
 	GoType string // Go type of the value
+	Value  string // the value when it is a scalar (strings quoted, long ones shortened), else ""
 	Reason string // optional detail, such as "out of range"
 }
 
 func (e *TypeMismatchError) Error() string {
-	if e.Reason != "" {
-		return fmt.Sprintf("columns: cannot append %s to %s: %s", e.GoType, e.Column, e.Reason)
+	what := e.GoType
+	if e.Value != "" {
+		what += " " + e.Value
 	}
-	return fmt.Sprintf("columns: cannot append %s to %s", e.GoType, e.Column)
+	if e.Reason != "" {
+		return fmt.Sprintf("columns: cannot append %s to %s: %s", what, e.Column, e.Reason)
+	}
+	return fmt.Sprintf("columns: cannot append %s to %s", what, e.Column)
 }
 
 func mismatch(col Column, v any, reason string) error {
-	return &TypeMismatchError{Column: col.Type(), GoType: goTypeName(v), Reason: reason}
+	return &TypeMismatchError{Column: col.Type(), GoType: goTypeName(v), Value: scalarText(v), Reason: reason}
 }
 
 func goTypeName(v any) string {
@@ -63,6 +71,47 @@ func goTypeName(v any) string {
 		return "nil"
 	}
 	return reflect.TypeOf(v).String()
+}
+
+// textReason says why text s (v's, or what v gave) is refused: "not <what>", naming s only when
+// the error does not show it already as v's value.
+func textReason(v any, s, what string) string {
+	if scalarText(v) == scalarText(s) {
+		return "not " + what
+	}
+	return "its text " + scalarText(s) + " is not " + what
+}
+
+// scalarText renders v for an error message when it is a number, a bool, text or an address:
+// strings and byte slices quoted (at most 64 bytes of them), nothing for composites, whose
+// rendering could be long or reach into the caller's data structures.
+func scalarText(v any) string {
+	const most = 64
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case netip.Addr:
+		return x.String()
+	case net.IP:
+		return x.String()
+	case []byte:
+		if len(x) > most {
+			return strconv.Quote(string(x[:most])) + "..."
+		}
+		return strconv.Quote(string(x))
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.String:
+		if s := rv.String(); len(s) > most {
+			return strconv.Quote(s[:most]) + "..."
+		}
+		return strconv.Quote(rv.String())
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint,
+		reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return fmt.Sprint(rv.Interface())
+	}
+	return ""
 }
 
 // DecodeError reports malformed or truncated column data. Err is the underlying error when there

@@ -128,7 +128,7 @@ func timeArg(col Column, v any, loc *time.Location, layouts []string) (time.Time
 	if _, isString := x.(string); isString {
 		return time.Time{}, false, mismatch(col, x, "not a date or time")
 	}
-	return time.Time{}, false, mismatch(col, x, "its text "+strconv.Quote(s)+" is not a date or time")
+	return time.Time{}, false, mismatch(col, x, textReason(x, s, "a date or time"))
 }
 
 // DateTime is a column of DateTime or DateTime('tz'): Unix seconds as UInt32. Values are borrowed as

@@ -211,7 +211,7 @@ func (d decimalSpec) unscaled(col Column, v any) (*big.Int, error) {
 	case string:
 		dec, err = ParseDecimal(t, d.scale)
 		if err != nil {
-			return nil, mismatch(col, v, strconv.Quote(t)+" is not a number")
+			return nil, mismatch(col, v, textReason(v, t, "a number"))
 		}
 	case big.Int: // deref has followed the *big.Int
 		dec = decimalFromRat(new(big.Rat).SetInt(&t), d.scale)
@@ -283,6 +283,10 @@ func (c *Decimal32) ScanType() reflect.Type { return reflect.TypeFor[Decimal]() 
 
 // AppendValue appends a Decimal, a decimal string, an integer or a float.
 func (c *Decimal32) AppendValue(v any) error {
+	if u, ok := c.plain(v); ok {
+		c.data = append(c.data, int32(u[0]))
+		return nil
+	}
 	u, err := c.unscaled(c, v)
 	if err != nil {
 		return err
@@ -312,6 +316,10 @@ func (c *Decimal64) ScanType() reflect.Type { return reflect.TypeFor[Decimal]() 
 
 // AppendValue appends a Decimal, a decimal string, an integer or a float.
 func (c *Decimal64) AppendValue(v any) error {
+	if u, ok := c.plain(v); ok {
+		c.data = append(c.data, int64(u[0]))
+		return nil
+	}
 	u, err := c.unscaled(c, v)
 	if err != nil {
 		return err
@@ -347,6 +355,10 @@ func (c *Decimal128) ScanType() reflect.Type { return reflect.TypeFor[Decimal]()
 
 // AppendValue appends a Decimal, a decimal string, an integer or a float.
 func (c *Decimal128) AppendValue(v any) error {
+	if u, ok := c.plain(v); ok {
+		c.data = append(c.data, Int128{Lo: u[0], Hi: u[1]})
+		return nil
+	}
 	u, err := c.unscaled(c, v)
 	if err != nil {
 		return err
@@ -386,6 +398,10 @@ func (c *Decimal256) ScanType() reflect.Type { return reflect.TypeFor[Decimal]()
 
 // AppendValue appends a Decimal, a decimal string, an integer or a float.
 func (c *Decimal256) AppendValue(v any) error {
+	if u, ok := c.plain(v); ok {
+		c.data = append(c.data, Int256(u))
+		return nil
+	}
 	u, err := c.unscaled(c, v)
 	if err != nil {
 		return err

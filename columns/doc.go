@@ -139,7 +139,8 @@
 //	                                                (nil for NULL)    Go value of an inferable type (int -> Int64, string,
 //	                                                                  float64, bool, time.Time, slices, map[string]T)
 //	JSON, JSON(params)             *JSON            string (JSON      JSON object text (string, []byte, json.RawMessage),
-//	                                                text)             or a map/struct that encoding/json marshals
+//	                                                text; []byte for  or a map/struct that encoding/json marshals
+//	                                                database/sql)
 //	QBit(T, D), QBit(T, D, S)      *QBit            []float32 (Float32 []float32, []float64, []uint16 (bfloat16 bits) or
 //	                                                and BFloat16),    []int8 of exactly D elements, converted exactly where
 //	                                                []float64, []int8 possible (BFloat16 truncates as the server's CAST);
@@ -164,7 +165,20 @@
 // [SQLScanType] names a type a variable of which takes them, and [ScanValue] stores values
 // straight into this package's own types and other destinations database/sql's conversions do
 // not reach (see SQLValue for the table). Point and the other geo types, Decimal, VariantValue
-// and DynamicValue implement sql.Scanner, so they scan from SQLValue on every Go version.
+// and DynamicValue implement sql.Scanner, so they scan from SQLValue on every Go version. JSON is
+// handed over as a []byte (clickhouse-go's form), which database/sql stores into
+// json.RawMessage, []byte and string. ScanValue fills a slice whose elements (or pointers to
+// them) implement sql.Scanner from an Array element by element, each given the element as
+// SQLValue hands it (Decimal and UUID as text, NULL as nil), and a slice of [16]byte-shaped
+// arrays from Array(UUID): shopspring's []decimal.Decimal and google/uuid's []uuid.UUID fill
+// without this package importing them. database/sql reaches ScanValue from Go 1.27 (the
+// driver's ScanColumn), and struct fields (chnative.Select) on every Go version; before Go 1.27
+// Scan takes such an array as SQLValue's []Decimal or []string.
+//
+// Decimal text appended to a Decimal column ("-12.345", as a string or from a Valuer) is parsed
+// without big.Rat when it is plain (sign, digits, point, digits), and shopspring's
+// decimal.Decimal is read by its Coefficient and Exponent; digits past the scale are rounded
+// half away from zero (clickhouse-go truncates them).
 //
 // DateTime and DateTime64 columns without a time zone of their own return times in UTC until
 // [SetLocation] (or their SetLocation method) gives them the server's zone. Nullable cannot wrap

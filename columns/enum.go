@@ -121,7 +121,7 @@ func (c *Enum[T]) AppendValue(v any) error {
 	if s, ok := v.(string); ok {
 		n, ok := c.values[s]
 		if !ok {
-			return mismatch(c, v, "unknown name "+strconv.Quote(s))
+			return mismatch(c, v, "unknown name")
 		}
 		c.data = append(c.data, n)
 		return nil
@@ -147,7 +147,7 @@ func (c *Enum[T]) AppendValue(v any) error {
 	if isName {
 		n, ok := c.values[name]
 		if !ok {
-			return mismatch(c, v, "unknown name "+strconv.Quote(name))
+			return mismatch(c, v, strings.TrimSuffix("unknown name "+scalarText(name), " "+scalarText(v)))
 		}
 		c.data = append(c.data, n)
 		return nil

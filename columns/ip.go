@@ -77,6 +77,9 @@ func (c *IPv4) AppendValue(v any) error {
 		return err
 	}
 	if ok {
+		if a = a.Unmap(); !a.Is4() {
+			return mismatch(c, v, "not an IPv4 address") // the value as given
+		}
 		return c.AppendAddr(a)
 	}
 	return c.Fixed.AppendValue(v)

@@ -99,10 +99,25 @@ func (c *JSON) Text(i int) []byte { return c.text.Bytes(i) }
 // ScanType returns string.
 func (c *JSON) ScanType() reflect.Type { return reflect.TypeFor[string]() }
 
+// sqlType: database/sql gets JSON text as a []byte at the top level of a result (clickhouse-go's
+// form), which it stores into *json.RawMessage, *[]byte and *string alike (a string would not
+// reach a json.RawMessage before Go 1.27); as an element it stays Value's string.
+func (c *JSON) sqlType(top bool) reflect.Type {
+	if top {
+		return reflect.TypeFor[[]byte]()
+	}
+	return nil
+}
+
+func (c *JSON) sqlValue(i int, _ bool) any { return append([]byte{}, c.text.Bytes(i)...) }
+
+// sqlScanType is string, as clickhouse-go names it (and hands a []byte too).
+func (c *JSON) sqlScanType() reflect.Type { return reflect.TypeFor[string]() }
+
 // scanValue stores row i's text into a *json.RawMessage (a copy) and decodes it with
 // encoding/json into a json.Unmarshaler or a pointer to a struct, a map or a slice (other than
-// []byte). database/sql gets a JSON value as its text, a string, which it stores only into
-// strings and byte slices; ScanValue's caller reaches these destinations on Go 1.27.
+// []byte). database/sql gets a JSON value as its text, a []byte, which it stores only into
+// strings and byte slices (and json.RawMessage); ScanValue's caller reaches the others on Go 1.27.
 func (c *JSON) scanValue(i int, dest any) (bool, error) {
 	text := c.text.Bytes(i)
 	switch d := dest.(type) {

@@ -168,7 +168,7 @@ func durationArg(col Column, v any) (time.Duration, bool, error) {
 	case string:
 		d, ok := ParseTime(t)
 		if !ok {
-			return 0, false, mismatch(col, v, strconv.Quote(t)+" is not hhh:mm:ss[.fff]")
+			return 0, false, mismatch(col, v, textReason(v, t, "hhh:mm:ss[.fff]"))
 		}
 		return d, true, nil
 	}

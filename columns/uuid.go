@@ -3,7 +3,6 @@ package columns
 import (
 	"encoding/hex"
 	"reflect"
-	"strconv"
 )
 
 // UUID is a column of UUID. Values() holds each UUID in RFC 4122 byte order ([16]byte); on the wire
@@ -116,7 +115,7 @@ func (c *UUID) AppendValue(v any) error {
 		}
 		u, ok := ParseUUID(text)
 		if !ok {
-			return mismatch(c, v, "its text "+strconv.Quote(text)+" is not a UUID")
+			return mismatch(c, v, textReason(v, text, "a UUID"))
 		}
 		c.data = append(c.data, u)
 		return nil

@@ -96,6 +96,10 @@
 //	password                  string    same as the URL password             ""
 //	database                  string    same as the URL path                 "" (server default)
 //
+// Keys that start with x- are ignored: tools such as golang-migrate add their
+// own (x-multi-statement, x-migrations-table, ...) to the DSN they open, and
+// clickhouse-go v1 ignores them too. They are not kept, so FormatDSN drops them.
+//
 // Every other key is a ClickHouse setting, stored in [Config.Settings] and
 // sent to the server with every query: for example ?max_execution_time=60&readonly=1,
 // and max_block_size, which (as in clickhouse-go) is the server setting, not the

@@ -321,6 +321,9 @@ func parseQuery(c *Config, query string) (queryUserInfo, error) {
 		if key == "" {
 			return q, &Error{Key: "query", Err: errEmptyKey}
 		}
+		if strings.HasPrefix(key, "x-") {
+			continue // a tool's own key (golang-migrate's x-multi-statement, ...), as clickhouse-go v1 ignores them
+		}
 		if !validSettingName(key) {
 			return q, &Error{Key: "setting", Value: key, Err: errSettingName}
 		}

@@ -208,6 +208,12 @@ var parseTests = []struct {
 		c.Settings = map[string]string{"log_comment": "a;b#c"}
 	})},
 	{"utf8 host", "clickhouse://bücher.example:9000", cfg(func(c *Config) { c.Addrs = []string{"bücher.example:9000"} })},
+	// golang-migrate's own keys, ignored (clickhouse-go v1 too); a setting beside them is kept.
+	{"x- keys ignored", "clickhouse://h?x-multi-statement=true&x-migrations-table=schema_migrations&x-x=1&x-x=2&x-=&readonly=1",
+		cfg(func(c *Config) {
+			c.Addrs = []string{"h:9000"}
+			c.Settings = map[string]string{"readonly": "1"}
+		})},
 }
 
 func TestParse(t *testing.T) {

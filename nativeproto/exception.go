@@ -29,9 +29,16 @@ type Exception struct {
 	Nested     *Exception
 }
 
-// Error returns the code, name and message of the first record.
+// Error returns the code, name and message of the first record, without the name the server
+// repeats at the start of the message (DB::Exception, DB::NetException, ...).
 func (e *Exception) Error() string {
-	return fmt.Sprintf("chnative: server error %d (%s): %s", e.Code, e.Name, strings.TrimPrefix(e.Message, "DB::Exception: "))
+	msg := e.Message
+	if e.Name != "" && strings.HasPrefix(msg, e.Name+": ") {
+		msg = msg[len(e.Name)+2:]
+	} else {
+		msg = strings.TrimPrefix(msg, "DB::Exception: ")
+	}
+	return fmt.Sprintf("chnative: server error %d (%s): %s", e.Code, e.Name, msg)
 }
 
 // Unwrap returns the nested exception, if any.

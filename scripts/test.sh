@@ -29,8 +29,8 @@
 #    twins of every *_unsafe.go file), against 18.16;
 # 7. the benchmark smoke run, bench-compare, and the codec candidates (conformance/codecs) once;
 # 8. unless GO127=0: vet the root module again with GOTOOLCHAIN=go1.27.3, test its
-#    server-independent packages once and its other packages against each server, and the
-#    Go 1.27 benchmark arms.
+#    server-independent packages once and its other packages against each server,
+#    conformance/chgo (the comparison with clickhouse-go) once, and the Go 1.27 benchmark arms.
 # So every package runs once per build flavour (default -race, purego, Go 1.27), and the
 # packages that need a server once per server in the -race and Go 1.27 flavours.
 #
@@ -466,6 +466,10 @@ if [[ "$GO127" == 1 ]]; then
 		# shellcheck disable=SC2086
 		check gotest -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FLAGS:-} "${pkgs[@]}"
 	done
+	# conformance/chgo compares with clickhouse-go on 26.7 (CHNATIVE_MODERN_DSN), where Go 1.27's
+	# ScanColumn fills more destinations than Next.
+	step "go test -count=1 ./chgo/ (conformance, GOTOOLCHAIN=$GOTOOLCHAIN)"
+	check in_dir conformance gotest -count=1 ./chgo/
 	use_server 18.16
 	# The Go 1.27 pass of make bench (read arms; noop's RowsColumnScanner exists only on 1.27).
 	if [[ -f conformance/bench/run.sh ]]; then

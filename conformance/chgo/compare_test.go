@@ -62,7 +62,7 @@ var differences = []difference{
 	{"SimpleAggregateFunction(anyLast, Nullable(", reflect.TypeFor[any](), "as LowCardinality(Nullable(T)): clickhouse-go hands over a *T"},
 	{"Tuple(Int64, Tuple(", nil, "clickhouse-go cannot scan a Tuple holding a Tuple with an Array of Nullable (its Row swallows the error and hands over nil); chnative hands over []any{int64, []any{float64, []*string}}"},
 	{"QBit(Float64", nil, "clickhouse-go reads every QBit as []float32, rounding Float64 elements (-1e100 becomes -Inf); chnative returns []float64"},
-	{"JSON", nil, "clickhouse-go hands a JSON value over as its own *chcol.JSON (JSON paths as Variants); chnative as the JSON text (a string; on Go 1.27 also into structs, maps and json.RawMessage)"},
+	{"JSON", nil, "clickhouse-go hands a JSON value over as its own *chcol.JSON (JSON paths as Variants); chnative as the JSON text (a []byte, as clickhouse-go hands it with output_format_native_write_json_as_string = 1: TestValuesLikeClickHouseGo; on Go 1.27 also into structs and maps)"},
 	{"Nullable(JSON)", nil, "as JSON: *chcol.JSON against the text"},
 	{"Array(Nullable(JSON))", nil, "as JSON: []*chcol.JSON against []*string"},
 	{"Variant(", nil, "clickhouse-go hands over its chcol.Variant; chnative columns.VariantValue{Type, Value} (nil for NULL)"},
@@ -70,8 +70,8 @@ var differences = []difference{
 	{"Map(String, Variant(", nil, "as Variant: map[string]chcol.Variant against map[string]columns.VariantValue"},
 	{"Dynamic", nil, "clickhouse-go hands over its chcol.Variant; chnative columns.DynamicValue{Type, Value} (nil for NULL)"},
 	{"Array(Dynamic)", nil, "as Dynamic: []chcol.Variant against []columns.DynamicValue"},
-	{"Array(UUID)", nil, "clickhouse-go returns []uuid.UUID (github.com/google/uuid); chnative has no uuid dependency and returns []string"},
-	{"Array(Decimal(", nil, "clickhouse-go returns []decimal.Decimal (github.com/shopspring/decimal); chnative has no decimal dependency and returns []columns.Decimal"},
+	{"Array(UUID)", nil, "clickhouse-go returns []uuid.UUID (github.com/google/uuid); chnative has no uuid dependency and returns []string (it fills a []uuid.UUID: TestArraysIntoUsualTypesLikeClickHouseGo)"},
+	{"Array(Decimal(", nil, "clickhouse-go returns []decimal.Decimal (github.com/shopspring/decimal); chnative has no decimal dependency and returns []columns.Decimal (it fills a []decimal.Decimal: TestArraysIntoUsualTypesLikeClickHouseGo)"},
 }
 
 // scanTypeDifferences are the types (by prefix) whose ColumnTypeScanType is not clickhouse-go's,

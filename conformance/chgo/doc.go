@@ -7,5 +7,8 @@
 // is listed with the reason it is kept (a clickhouse-go bug, a type chnative hands over without a
 // dependency clickhouse-go has, ...), and a listed difference that is gone fails the test, so
 // the list stays true. They also check that a variable of every column's ColumnTypeScanType can
-// be scanned into, on both test servers.
+// be scanned into, on both test servers. values_test.go compares the cases switchers reported
+// (issue 39): big integer arguments, arrays of Nullable wide integers, arrays of Decimal and UUID
+// into shopspring's and google's types, JSON into json.RawMessage, shopspring Decimals inserted,
+// and clickhouse-go's context options, which chnative does not read.
 package chgo

@@ -2,6 +2,7 @@ package ecosystem
 
 import (
 	"testing"
+	"time"
 
 	gormch "gorm.io/driver/clickhouse"
 	"gorm.io/gorm"
@@ -79,5 +80,50 @@ func TestGORM(t *testing.T) {
 	}
 	if nullable, ok := cts[len(cts)-1].Nullable(); !ok || !nullable {
 		t.Fatalf("note Nullable() = %v, %v", nullable, ok)
+	}
+}
+
+// TestGORMUpdateLocalTable: with the DSN beside Conn (the README's form), the dialect knows the
+// hosts, and an Update with clickhouse.UpdateLocalTable{Suffix: "_local"} runs on each host's
+// _local table (through clickhouse-go's own connection, which the dialect opens); with Conn alone
+// the clause is dropped and the UPDATE reaches the table named.
+func TestGORMUpdateLocalTable(t *testing.T) {
+	db := openDB(t)
+	table := tableName("gormupd")
+	for _, name := range []string{table, table + "_local"} {
+		exec(t, db, "CREATE TABLE "+name+" (id UInt64, name String) ENGINE = MergeTree ORDER BY id")
+		dropLater(t, db, name)
+		exec(t, db, "INSERT INTO "+name+" VALUES (1, 'a')")
+	}
+	// names waits (an ALTER UPDATE is a mutation, applied after it returns) for want, at most 10 s.
+	names := func(want string) string {
+		var a, b string
+		for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(20 * time.Millisecond) {
+			if err := db.QueryRow("SELECT (SELECT any(name) FROM "+table+"), (SELECT any(name) FROM "+table+"_local)").Scan(&a, &b); err != nil {
+				t.Fatal(err)
+			}
+			if a+" "+b == want {
+				break
+			}
+		}
+		return a + " " + b
+	}
+	update := func(cfg gormch.Config, name string) {
+		gdb, err := gorm.Open(gormch.New(cfg), &gorm.Config{Logger: logger.Discard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = gdb.Table(table).Clauses(gormch.UpdateLocalTable{Suffix: "_local"}).Where("id = ?", 1).Update("name", name).Error
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	update(gormch.Config{Conn: db}, "conn")
+	if got := names("conn a"); got != "conn a" {
+		t.Fatalf("Conn alone: %q, want the UPDATE on the table named", got)
+	}
+	update(gormch.Config{Conn: db, DSN: dsn(t)}, "dsn")
+	if got := names("conn dsn"); got != "conn dsn" {
+		t.Fatalf("Conn and DSN: %q, want the UPDATE on %s_local", got, table)
 	}
 }

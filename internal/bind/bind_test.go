@@ -241,13 +241,19 @@ func TestFormatLiteral(t *testing.T) {
 		{columns.Decimal{Unscaled: big.NewInt(-150), Scale: 2}, "toDecimal128('-1.50', 2)"},
 		{columns.Decimal{Unscaled: big.NewInt(5), Scale: -2}, "toDecimal128('500', 0)"},
 		{columns.Decimal{Unscaled: new(big.Int).Exp(big.NewInt(10), big.NewInt(40), nil), Scale: 3}, "toDecimal256('10000000000000000000000000000000000000.000', 3)"},
-		{big.NewInt(-7), "-7"},
-		{new(big.Int).SetUint64(math.MaxUint64), "18446744073709551615"},
-		{huge, "toUInt128('123456789012345678901234567890')"},
+		// big integers: the narrowest of Int128, UInt128, Int256, UInt256 (clickhouse-go's choice).
+		{big.NewInt(-7), "toInt128('-7')"},
+		{big.NewInt(5), "toInt128('5')"},
+		{new(big.Int).SetUint64(math.MaxUint64), "toInt128('18446744073709551615')"},
+		{huge, "toInt128('123456789012345678901234567890')"},
+		{new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 127), big.NewInt(1)), "toInt128('170141183460469231731687303715884105727')"},
+		{new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(-1), 127), big.NewInt(1)), "toInt256('-170141183460469231731687303715884105729')"},
+		{new(big.Int).Lsh(big.NewInt(-1), 255), "toInt256('-57896044618658097711785492504343953926634992332820282019728792003956564819968')"},
+		{new(big.Int).Lsh(big.NewInt(1), 255), "toUInt256('57896044618658097711785492504343953926634992332820282019728792003956564819968')"},
 		{new(big.Int).Neg(huge), "toInt128('-123456789012345678901234567890')"},
 		{new(big.Int).Lsh(big.NewInt(-1), 127), "toInt128('-170141183460469231731687303715884105728')"},
 		{new(big.Int).Lsh(big.NewInt(1), 127), "toUInt128('170141183460469231731687303715884105728')"},
-		{new(big.Int).Lsh(big.NewInt(1), 200), "toUInt256('1606938044258990275541962092341162602522202993782792835301376')"},
+		{new(big.Int).Lsh(big.NewInt(1), 200), "toInt256('1606938044258990275541962092341162602522202993782792835301376')"},
 		{(*big.Int)(nil), "NULL"},
 	}
 	for _, tt := range tests {
@@ -258,6 +264,28 @@ func TestFormatLiteral(t *testing.T) {
 	}
 	if _, err := formatLiteral(new(big.Int).Lsh(big.NewInt(1), 256), 0); err == nil {
 		t.Error("2^256 accepted")
+	}
+	if _, err := formatLiteral(new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(-1), 255), big.NewInt(1)), 0); err == nil {
+		t.Error("-2^255-1 accepted")
+	}
+}
+
+// TestBindBigIntOldServer: a server without wide integers (18.16) gets a big integer that fits
+// 64 bits as the bare literal it can read; a newer one gets Int128.
+func TestBindBigIntOldServer(t *testing.T) {
+	args := []Arg{{Ordinal: 1, Value: big.NewInt(-7)}, {Ordinal: 2, Value: *new(big.Int).SetUint64(math.MaxUint64)},
+		{Ordinal: 3, Value: []*big.Int{big.NewInt(1), nil}}, {Ordinal: 4, Value: []big.Int{*big.NewInt(2)}}}
+	for _, tt := range []struct {
+		rev  nativeproto.Revision
+		want string
+	}{
+		{54412, "SELECT -7, 18446744073709551615, [1, NULL], [2]"},
+		{nativeproto.LatestRevision, "SELECT toInt128('-7'), toInt128('18446744073709551615'), [toInt128('1'), NULL], [toInt128('2')]"},
+	} {
+		got, _, err := Query("SELECT ?, ?, ?, ?", args, tt.rev)
+		if err != nil || got != tt.want {
+			t.Errorf("revision %d: %q, %v; want %q", tt.rev, got, err, tt.want)
+		}
 	}
 }
 

@@ -136,22 +136,55 @@ func formatDecimal(d columns.Decimal) (string, error) {
 	return "", fmt.Errorf("decimal %s has more than 76 digits", s)
 }
 
-// formatBigInt writes x as an integer literal when it fits in 64 bits, else as a 128- or 256-bit
-// integer (a longer literal would be read as a Float64, losing digits).
+// formatBigInt writes x as the narrowest of Int128, UInt128, Int256 and UInt256 that holds it,
+// as clickhouse-go does: a *big.Int argument stands for a wide-integer column, so toTypeName(?)
+// and comparisons see a wide integer even for small values (a bare literal would be UInt8, and
+// one over 64 bits a Float64 that loses digits).
 func formatBigInt(x *big.Int) (string, error) {
-	if x.IsInt64() || x.IsUint64() {
-		return x.String(), nil
-	}
 	n := x.BitLen()
-	switch {
-	case x.Sign() > 0 && n <= 128:
-		return "toUInt128(" + sqltext.QuoteLiteral(x.String()) + ")", nil
-	case x.Sign() > 0 && n <= 256:
-		return "toUInt256(" + sqltext.QuoteLiteral(x.String()) + ")", nil
-	case x.Sign() < 0 && n <= 127, x.Sign() < 0 && n == 128 && new(big.Int).Neg(x).TrailingZeroBits() == 127:
-		return "toInt128(" + sqltext.QuoteLiteral(x.String()) + ")", nil
-	case x.Sign() < 0 && (n <= 255 || n == 256 && new(big.Int).Neg(x).TrailingZeroBits() == 255):
-		return "toInt256(" + sqltext.QuoteLiteral(x.String()) + ")", nil
+	if x.Sign() < 0 && new(big.Int).Neg(x).TrailingZeroBits() == uint(n-1) {
+		n-- // -2^k needs k bits, as 2^k-1 does
 	}
-	return "", fmt.Errorf("integer %s does not fit in 256 bits", x)
+	fn := ""
+	switch {
+	case n <= 127:
+		fn = "toInt128"
+	case x.Sign() > 0 && n <= 128:
+		fn = "toUInt128"
+	case n <= 255:
+		fn = "toInt256"
+	case x.Sign() > 0 && n <= 256:
+		fn = "toUInt256"
+	default:
+		return "", fmt.Errorf("integer %s does not fit in 256 bits", x)
+	}
+	return fn + "(" + sqltext.QuoteLiteral(x.String()) + ")", nil
+}
+
+// narrowBigInt gives servers without wide integers (before revWideIntegers) a big integer that
+// fits 64 bits, alone or in a slice of them, as an int64 or uint64, bound as a bare literal as
+// before; any other value is returned as it is.
+func narrowBigInt(v any) any {
+	switch x := v.(type) {
+	case *big.Int:
+		switch {
+		case x == nil:
+		case x.IsInt64():
+			return x.Int64()
+		case x.IsUint64():
+			return x.Uint64()
+		}
+		return v
+	case big.Int:
+		return narrowBigInt(&x)
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice || rv.Type().Elem() != reflect.TypeFor[*big.Int]() && rv.Type().Elem() != reflect.TypeFor[big.Int]() {
+		return v
+	}
+	out := make([]any, rv.Len())
+	for i := range out {
+		out[i] = narrowBigInt(rv.Index(i).Interface())
+	}
+	return out
 }

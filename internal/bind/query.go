@@ -83,6 +83,9 @@ func Query(query string, args []Arg, rev nativeproto.Revision) (text string, par
 			}
 			v = a.Value
 		}
+		if !rev.Has(revWideIntegers) {
+			v = narrowBigInt(v)
+		}
 		var lit string
 		var err error
 		if p.Kind == '{' {
@@ -116,6 +119,10 @@ func Query(query string, args []Arg, rev nativeproto.Revision) (text string, par
 	}
 	return b.String(), params, nil
 }
+
+// revWideIntegers is a revision every server of which has Int128 and Int256 (ClickHouse 20.8
+// added them; 18.16, revision 54412, has none): older ones get 64-bit big integers bare.
+const revWideIntegers = nativeproto.RevOpenTelemetry
 
 func describeArg(p sqltext.Placeholder) string {
 	switch p.Kind {
