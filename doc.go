@@ -9,49 +9,14 @@
 // with [OpenDB], which also applies the pool limits of the configuration (clickhouse-go's
 // max_open_conns, max_idle_conns, conn_max_lifetime).
 //
-// # Debug log
+// # Behaviour
 //
-// With debug=true in the DSN (dsn.Config.Debug), or a dsn.Config.Logger, the driver logs what it
-// does through log/slog at debug level: connects and failovers, each query's id with its
-// blocks, rows, bytes read and timings, cancels and the drains that follow them, and every
-// connection it gives up or that database/sql retries on another. debug=true without a Logger
-// writes text to standard error (clickhouse-go writes to standard output; a driver writing there
-// would mix with a program's own output). Passwords are never logged; query text is, shortened.
-// The query lines come through the same hook as Connector.Observer (see Observer), which a
-// program sets for spans and metrics (the otelchnative module).
-//
-// # Deadlines
-//
-// A context's deadline is kept by the driver: it bounds every socket read and write, and when it
-// passes the call returns at once with an error wrapping context.DeadlineExceeded, while a
-// goroutine sends the server a Cancel and drains the query (the server stops it; a connection it
-// does not release within 700 ms is closed, which stops it too). No setting is sent for it: a
-// max_execution_time derived from the deadline would fail every query of a readonly=1 user
-// (server error 164, READONLY: such a user may change no setting) and of a profile whose
-// constraints bound it. For a bound the server keeps by itself, set max_execution_time in the
-// DSN or with WithSettings. For the same reason, with compress=lz4 no network_compression_method
-// is sent (LZ4 is every server's default); compress=zstd sends it, which a readonly=1 user is
-// refused.
-//
-// # Retries
-//
-// A read (read_retries) and an insert (insert_retries) are run again on a new connection only
-// after a transport failure: the socket ended, was reset or refused, a read timed out (not the
-// caller's context), or a compressed frame failed its checksum (a failed read's error wraps a
-// *TransportError). An answer that breaks the protocol (an unknown packet, a count over a limit,
-// a malformed block: a *ProtocolError without a *TransportError) would break the same way
-// again: it is returned at once, its connection closed, nothing retried; an insert that had
-// sent rows then returns an *InsertUnconfirmedError around it. A server exception leaves the
-// connection in step and in the pool.
-//
-// # Batched inserts
-//
-// Inside a transaction, Prepare("INSERT INTO t [(cols)] [VALUES]") starts the insert and takes the
-// table's header from the server; each Exec appends one row straight into typed columns; a block is
-// sent every insert_block_rows rows (DSN key; default 1,000,000); Commit sends the rest. Rollback
-// cancels the insert and sends nothing that was still buffered. ClickHouse has no transactions:
-// blocks already sent are the server's to keep (18.16 keeps them) or drop (26.7 drops a cancelled
-// insert into a Memory table whole).
+// The README is the user guide: the debug log (debug=true, or dsn.Config.Logger; the same hook as
+// Connector.Observer), deadlines (kept by the driver on the socket, never sent as a setting, so
+// that readonly=1 users can use them), read and insert retries (only after a transport failure:
+// a *TransportError inside the error; a broken answer or a server exception is never retried),
+// and batched inserts (a prepared INSERT in a transaction appends each Exec into typed columns
+// and Commit sends the rest).
 //
 // # The Batch extension
 //
