@@ -18,8 +18,8 @@ import (
 
 // Every DSN key clickhouse-go's ParseDSN knows, read from its source (the version this module
 // requires), is a driver key in chnative too (never a setting sent to the server), or refused
-// with an error naming it; and the README's migration table lists every such key and every
-// context option of clickhouse-go. A clickhouse-go upgrade that adds a key or an option fails
+// with an error naming it; and docs/clickhouse-go.md lists every such key and the README's
+// migration section every context option of clickhouse-go. A clickhouse-go upgrade that adds a key or an option fails
 // these tests until chnative decides what to do with it.
 
 // clickhouseGoSource returns a source file of the clickhouse-go module this module requires.
@@ -81,7 +81,7 @@ func TestClickHouseGoDSNKeysAreDriverKeys(t *testing.T) {
 	for _, key := range clickhouseGoDSNKeys(t) {
 		sample, ok := clickhouseGoKeySamples[key]
 		if !ok {
-			t.Errorf("clickhouse-go has a DSN key %q chnative has not decided on: honour it with its meaning or refuse it (dsn/parse.go), and add it to the README's migration table", key)
+			t.Errorf("clickhouse-go has a DSN key %q chnative has not decided on: honour it with its meaning or refuse it (dsn/parse.go), and add it to docs/clickhouse-go.md's table", key)
 			continue
 		}
 		d := "clickhouse://127.0.0.1:9000?" + key + "=" + url.QueryEscape(sample)
@@ -152,12 +152,16 @@ func migrationSection(t *testing.T) string {
 }
 
 func TestREADMEMigrationTableIsComplete(t *testing.T) {
-	section := migrationSection(t)
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "clickhouse-go.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, key := range clickhouseGoDSNKeys(t) {
-		if !strings.Contains(section, "`"+key+"`") {
-			t.Errorf("the README's migration table does not list clickhouse-go's DSN key %s", key)
+		if !strings.Contains(string(b), "`"+key+"`") {
+			t.Errorf("docs/clickhouse-go.md does not list clickhouse-go's DSN key %s", key)
 		}
 	}
+	section := migrationSection(t)
 	src := clickhouseGoSource(t, "context.go")
 	opts := regexp.MustCompile(`(?m)^func (With\w*)\(.*\) QueryOption \{`).FindAllStringSubmatch(src, -1)
 	if len(opts) < 15 {
