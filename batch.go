@@ -164,4 +164,3 @@ func namedValues(args []any) []driver.NamedValue {
 	}
 	return named
 }
-

@@ -101,11 +101,9 @@ func (c *conn) insertRows(ctx context.Context, query string, rowsArgs [][]driver
 	if err != nil {
 		return nil, err
 	}
-	for _, args := range rowsArgs {
-		if err := ins.AppendArgs(ctx, args); err != nil {
-			ins.Abort()
-			return nil, err
-		}
+	if err := ins.AppendRows(ctx, rowsArgs); err != nil {
+		ins.Abort()
+		return nil, err
 	}
 	if err := ins.Send(ctx); err != nil {
 		return nil, err

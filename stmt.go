@@ -22,9 +22,8 @@ type stmt struct {
 
 	// For a batched insert: valuesTail is the text after VALUES when its placeholders map
 	// arguments to columns and rows other than one row in order ("($2, $1)", "(?, ?), (?, ?)");
-	// "" otherwise. vals is reused by every Exec.
+	// "" otherwise.
 	valuesTail string
-	vals       []any
 }
 
 // PrepareContext prepares query. Inside a transaction an INSERT that takes its data from the
@@ -123,21 +122,8 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	if err != nil {
 		return nil, err
 	}
-	start, sent := s.ins.Block().Rows(), s.ins.Sent()
-	for _, row := range rowsArgs {
-		s.vals = s.vals[:0]
-		for _, a := range row {
-			s.vals = append(s.vals, a.Value)
-		}
-		if err := s.ins.Append(ctx, s.vals); err != nil {
-			if s.ins.Sent() == sent {
-				// The Exec fails whole: drop the rows of its earlier tuples too.
-				for i := 0; i < s.ins.Block().NumColumns(); i++ {
-					s.ins.Block().Column(i).Truncate(start)
-				}
-			}
-			return nil, err
-		}
+	if err := s.ins.AppendRows(ctx, rowsArgs); err != nil { // the Exec fails whole
+		return nil, err
 	}
 	return driver.RowsAffected(len(rowsArgs)), nil
 }

@@ -130,6 +130,24 @@ func (ins *Insert) AppendArgs(ctx context.Context, args []driver.NamedValue) err
 	return ins.endRow(ctx)
 }
 
+// AppendRows appends rows of driver arguments as one step (a prepared VALUES (?, ?), (?, ?)
+// Exec): when a row fails and no block went out meanwhile, the rows this call appended before it
+// are dropped too, so that the step fails whole.
+func (ins *Insert) AppendRows(ctx context.Context, rows [][]driver.NamedValue) error {
+	start, sent := ins.block.Rows(), ins.sent
+	for _, row := range rows {
+		if err := ins.AppendArgs(ctx, row); err != nil {
+			if ins.sent == sent {
+				for i := 0; i < ins.block.NumColumns(); i++ {
+					ins.block.Column(i).Truncate(start)
+				}
+			}
+			return err
+		}
+	}
+	return nil
+}
+
 // endRow is EndRow with the resume of a block it sent and that failed bounded by ctx (a
 // Batch's own Append resumes under the Batch's context, in flushFailed).
 func (ins *Insert) endRow(ctx context.Context) error {
