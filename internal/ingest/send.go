@@ -103,11 +103,14 @@ func joinErrs(errs []error) error {
 }
 
 // Resendable is the engine's default test of a failure after which a block is sent again under
-// its token: a transport failure (chconn.IsTransport), or a server exception that blames the
-// replica or its connections (chconn.RetryableInsertCode: ZooKeeper lost, a shard unreachable),
-// never one about the data. The token (or, without one, the block's hash on a Replicated table)
-// makes the server drop the block if it had committed it.
+// its token: a transport failure (chconn.IsTransport), a connect that failed (a
+// *chconn.DialError: nothing was sent), or a server exception that blames the replica or its
+// connections (chconn.RetryableInsertCode: ZooKeeper lost, a shard unreachable), never one
+// about the data. The token (or, without one, the block's hash on a Replicated table) makes
+// the server drop the block if it had committed it.
 func Resendable(err error) bool {
 	var ex *nativeproto.Exception
-	return chconn.IsTransport(err) || errors.As(err, &ex) && chconn.RetryableInsertCode(ex.Code)
+	var de *chconn.DialError
+	return chconn.IsTransport(err) || errors.As(err, &de) ||
+		errors.As(err, &ex) && chconn.RetryableInsertCode(ex.Code)
 }
