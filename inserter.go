@@ -19,7 +19,7 @@ type InserterConfig struct {
 	MaxRows  int           // a block is sent at this many rows (default 100,000),
 	MaxBytes int64         // or at this many bytes of values (default 64 MiB),
 	MaxDelay time.Duration // or this long after its first row (default 1s), whichever comes first
-	Senders  int           // goroutines sending blocks, each on its own pooled connection (default 2)
+	Senders  int           // goroutines sending blocks, each on a connection from the pool (default 2)
 	InFlight int           // blocks sent or waiting to be, besides the one being filled (default Senders)
 	NoWait   bool          // Append fails with ErrInserterFull instead of waiting for room
 	Retries  int           // resends of a block after a transport failure (default 5; -1: none)
@@ -40,7 +40,6 @@ type Inserter struct {
 	db    *sql.DB
 	query string
 	e     *ingest.Engine
-	conns []*sql.Conn // sender i's connection, nil after a failure
 	ctx   func(context.Context, string) context.Context
 	plans sync.Map // reflect.Type -> *structAppendPlan
 }
@@ -88,7 +87,7 @@ func NewInserter(db *sql.DB, query string, cfg InserterConfig) (*Inserter, error
 		return nil, err
 	}
 	set := ingest.Settings(cfg.Settings, cfg.Async, cfg.AsyncNoWait, tokens)
-	in := &Inserter{db: db, query: query, conns: make([]*sql.Conn, max(cfg.Senders, 2))}
+	in := &Inserter{db: db, query: query}
 	in.ctx = func(ctx context.Context, token string) context.Context {
 		if set != nil {
 			ctx = WithSettings(ctx, set)
@@ -108,16 +107,10 @@ func NewInserter(db *sql.DB, query string, cfg InserterConfig) (*Inserter, error
 	return in, nil
 }
 
-// send inserts b as one INSERT under token on sender i's connection (a new one after a failure).
-func (in *Inserter) send(ctx context.Context, i int, b *nativeproto.Block, token string) error {
-	if in.conns[i] == nil {
-		c, err := in.db.Conn(ctx)
-		if err != nil {
-			return err
-		}
-		in.conns[i] = c
-	}
-	err := withRaw(ctx, in.conns[i], func(c Conn) error {
+// send inserts b as one INSERT under token on a connection from the pool, held for that insert
+// only (a connection a failure broke is discarded by the pool).
+func (in *Inserter) send(ctx context.Context, _ int, b *nativeproto.Block, token string) error {
+	return withRaw(ctx, in.db, func(c Conn) error {
 		ictx := in.ctx(ctx, token)
 		batch, err := c.PrepareBatch(ictx, in.query)
 		if err != nil {
@@ -129,11 +122,6 @@ func (in *Inserter) send(ctx context.Context, i int, b *nativeproto.Block, token
 		}
 		return batch.SendContext(ictx)
 	})
-	if err != nil {
-		in.conns[i].Close()
-		in.conns[i] = nil
-	}
-	return err
 }
 
 // WriteBlock sends b, a block of the Batch's columns (the names and types of Block()) filled by
@@ -183,17 +171,9 @@ func (in *Inserter) AppendStruct(ctx context.Context, row any) error {
 // last Flush (each an *InserterBlockError, joined).
 func (in *Inserter) Flush(ctx context.Context) error { return in.e.Flush(ctx) }
 
-// Close flushes, stops the senders and hands their connections back; Append fails afterwards.
-// When ctx ends first, the blocks not yet sent fail (OnError, Stats, the error returned).
-func (in *Inserter) Close(ctx context.Context) error {
-	err := in.e.Close(ctx)
-	for _, c := range in.conns {
-		if c != nil {
-			c.Close() // the senders have stopped: nothing else uses them
-		}
-	}
-	return err
-}
+// Close flushes and stops the senders; Append fails afterwards. When ctx ends first, the
+// blocks not yet sent fail (OnError, Stats, the error returned).
+func (in *Inserter) Close(ctx context.Context) error { return in.e.Close(ctx) }
 
 // Stats returns the counters so far.
 func (in *Inserter) Stats() InserterStats { return in.e.Stats() }

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"database/sql/driver"
 	"errors"
 	"strconv"
 	"time"
@@ -104,13 +105,14 @@ func joinErrs(errs []error) error {
 
 // Resendable is the engine's default test of a failure after which a block is sent again under
 // its token: a transport failure (chconn.IsTransport), a connect that failed (a
-// *chconn.DialError: nothing was sent), or a server exception that blames the replica or its
+// *chconn.DialError) or a pooled connection found broken before use (driver.ErrBadConn, after
+// database/sql's own retries): nothing was sent; or a server exception that blames the replica or its
 // connections (chconn.RetryableInsertCode: ZooKeeper lost, a shard unreachable), never one
 // about the data. The token (or, without one, the block's hash on a Replicated table) makes
 // the server drop the block if it had committed it.
 func Resendable(err error) bool {
 	var ex *nativeproto.Exception
 	var de *chconn.DialError
-	return chconn.IsTransport(err) || errors.As(err, &de) ||
+	return chconn.IsTransport(err) || errors.As(err, &de) || errors.Is(err, driver.ErrBadConn) ||
 		errors.As(err, &ex) && chconn.RetryableInsertCode(ex.Code)
 }
