@@ -57,9 +57,14 @@ func (c *Config) defaults() {
 
 // Settings returns the settings of every insert: extra's, and for async ones async_insert=1
 // with wait_for_async_insert (1 unless noWait) and, where the server has tokens,
-// async_insert_deduplicate=1 (an async insert deduplicates only with it). nil when none.
+// async_insert_deduplicate=1 (an async insert deduplicates only with it). Where the server has
+// tokens (22.2+, so async_insert too) a synchronous insert says async_insert=0: newer servers
+// default to 1, and their async inserts would ignore the token. nil when none.
 func Settings(extra map[string]string, async, noWait, tokens bool) map[string]string {
 	set := map[string]string{}
+	if tokens && !async {
+		set["async_insert"] = "0"
+	}
 	for k, v := range extra {
 		set[k] = v
 	}

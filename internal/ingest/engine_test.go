@@ -328,3 +328,25 @@ func TestConcurrentAppendsExactlyOnce(t *testing.T) {
 		t.Fatalf("%d goroutines after Close, %d before", n, before)
 	}
 }
+
+// The settings of an insert: async_insert=0 where the server has tokens (newer servers default
+// to 1, whose async inserts ignore the token), the async ones with deduplication, the caller's
+// on top, none for an old server without async.
+func TestSettings(t *testing.T) {
+	for _, c := range []struct {
+		extra                map[string]string
+		async, noWait, token bool
+		want                 map[string]string
+	}{
+		{nil, false, false, false, nil},
+		{nil, false, false, true, map[string]string{"async_insert": "0"}},
+		{map[string]string{"max_partitions_per_insert_block": "0"}, false, false, false, map[string]string{"max_partitions_per_insert_block": "0"}},
+		{nil, true, false, true, map[string]string{"async_insert": "1", "wait_for_async_insert": "1", "async_insert_deduplicate": "1"}},
+		{nil, true, true, false, map[string]string{"async_insert": "1", "wait_for_async_insert": "0"}},
+	} {
+		got := Settings(c.extra, c.async, c.noWait, c.token)
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("Settings(%v, async %v, noWait %v, tokens %v) = %v, want %v", c.extra, c.async, c.noWait, c.token, got, c.want)
+		}
+	}
+}

@@ -13,7 +13,7 @@ import (
 // Inserter arms' ratios to clickhouse-go's batch pattern against the targets of issue 38, and
 // the latency of one insert synchronously and with the server's async buffering.
 func inserterSection(out string) string {
-	type arm struct{ nsRow, cpuRow, heap, rowsS, nsOp []float64 }
+	type arm struct{ nsRow, cpuRow, heap, rowsS, msInsert, queued []float64 }
 	arms := map[string]*arm{}
 	var order, head []string
 	re := regexp.MustCompile(`^Benchmark(InserterAsyncLatency|Inserter)/(\S+?)(-\d+)?\s+\d+\s+(.*)$`)
@@ -40,8 +40,10 @@ func inserterSection(out string) string {
 				continue
 			}
 			switch f[k+1] {
-			case "ns/op":
-				a.nsOp = append(a.nsOp, v)
+			case "ms/insert":
+				a.msInsert = append(a.msInsert, v)
+			case "queued/insert":
+				a.queued = append(a.queued, v)
 			case "ns/row":
 				a.nsRow = append(a.nsRow, v)
 			case "cpu-ns/row":
@@ -88,12 +90,14 @@ func inserterSection(out string) string {
 	var lat []string
 	for _, name := range order {
 		if mode, ok := strings.CutPrefix(name, "InserterAsyncLatency/"); ok {
-			lat = append(lat, fmt.Sprintf("| %s | %.1f |", mode, median(arms[name].nsOp)/1e6))
+			a := arms[name]
+			lat = append(lat, fmt.Sprintf("| %s | %.2f | %.2f |", mode, median(a.msInsert), median(a.queued)))
 		}
 	}
 	if len(lat) > 0 {
 		b.WriteString("\nOne insert of 100 events into a MergeTree table, one goroutine (`BenchmarkInserterAsyncLatency`): sync, `async_insert=1` with `wait_for_async_insert=1`" +
-			" (answered once the server's buffer is written) and with `wait_for_async_insert=0` (answered on receipt; not confirmed):\n\n| mode | ms per insert |\n|---|---|\n")
+			" (answered once the server's buffer is written) and with `wait_for_async_insert=0` (answered on receipt; not confirmed);" +
+			" queued: the inserts the server's async insert queue took, per insert (its AsyncInsertQuery event; 0 where it runs none):\n\n| mode | ms per insert | queued |\n|---|---|---|\n")
 		b.WriteString(strings.Join(lat, "\n") + "\n")
 	}
 	if len(head) > 0 {
