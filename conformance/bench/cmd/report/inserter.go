@@ -19,8 +19,8 @@ func inserterSection(out string) string {
 	re := regexp.MustCompile(`^Benchmark(InserterAsyncLatency|Inserter)/(\S+?)(-\d+)?\s+\d+\s+(.*)$`)
 	for _, line := range strings.Split(out, "\n") {
 		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "revision: ") || strings.HasPrefix(t, "date: ") || strings.HasPrefix(t, "load: ") && len(head) < 3 {
-			head = append(head, t)
+		if strings.HasPrefix(t, "revision: ") || strings.HasPrefix(t, "date: ") || strings.HasPrefix(t, "load: ") {
+			head = append(head, t) // the load before and after
 		}
 		m := re.FindStringSubmatch(t)
 		if m == nil {
@@ -75,7 +75,7 @@ func inserterSection(out string) string {
 		engine, client, _ := strings.Cut(engineArm, "/")
 		cg := arms["Inserter/"+engine+"/clickhouse-go-batch"]
 		if cg == nil || client == "clickhouse-go-batch" || len(cg.nsRow) == 0 {
-			b.WriteString(row + " | | | |\n")
+			b.WriteString(row + " | | |\n")
 			continue
 		}
 		tp, cpu, heap := median(cg.nsRow)/median(a.nsRow), median(a.cpuRow)/median(cg.cpuRow), median(a.heap)/median(cg.heap)

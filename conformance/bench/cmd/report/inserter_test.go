@@ -20,7 +20,7 @@ BenchmarkInserterAsyncLatency/async-wait-2 	1	1080000000 ns/op	54.00 ms/insert	1
 	md := inserterSection(out)
 	for _, want := range []string{
 		"| MergeTree/inserter | 2222222 | 110 | 45.0 | 2.22x (met) | 0.37x (met) | 0.56x (missed) |",
-		"| MergeTree/clickhouse-go-batch | 1000000 | 300 | 80.0 | | | |",
+		"| MergeTree/clickhouse-go-batch | 1000000 | 300 | 80.0 | | | |\n",
 		"| sync | 4.00 | 0.00 |", "| async-wait | 54.00 | 1.00 |", "revision: abc123",
 	} {
 		if !strings.Contains(md, want) {
