@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chnative/chnative/columns"
 	"github.com/chnative/chnative/internal/ingest"
 	"github.com/chnative/chnative/internal/structmap"
 	"github.com/chnative/chnative/nativeproto"
@@ -20,7 +21,8 @@ type InserterConfig struct {
 	MaxBytes int64         // or at this many bytes of values (default 64 MiB),
 	MaxDelay time.Duration // or this long after its first row (default 1s), whichever comes first
 	Senders  int           // goroutines sending blocks, each on a connection from the pool (default 2)
-	InFlight int           // blocks sent or waiting to be, besides the one being filled (default Senders)
+	InFlight int           // blocks sent or waiting to be, besides those being filled (default Senders)
+	Lanes    int           // blocks filled at once, each under its own lock (default GOMAXPROCS, at most 4)
 	NoWait   bool          // Append fails with ErrInserterFull instead of waiting for room
 	Retries  int           // resends of a block after a transport failure (default 5; -1: none)
 	ID       string        // prefix of the blocks' tokens, unique per Inserter (default random)
@@ -41,7 +43,14 @@ type Inserter struct {
 	query string
 	e     *ingest.Engine
 	ctx   func(context.Context, string) context.Context
-	plans sync.Map // reflect.Type -> *structAppendPlan
+	plans sync.Map // planKey -> *structAppendPlan
+}
+
+// planKey names the struct plan of a type for one of the Inserter's blocks (at most Lanes +
+// InFlight exist): appends into different blocks run at once, each plan under its block's lane.
+type planKey struct {
+	t   reflect.Type
+	col columns.Column
 }
 
 // InserterStats counts what an Inserter did: rows, bytes and blocks appended, sent, resent and
@@ -57,9 +66,9 @@ var ErrInserterFull, ErrInserterClosed = ingest.ErrFull, ingest.ErrClosed
 
 // NewInserter starts an Inserter of "INSERT INTO t [(cols)]" on db's connections; it asks the
 // server for the table's columns first. Rows are appended into typed columns under a lock held
-// for the append only; a full block is sent by a sender goroutine while appends fill the next,
-// so memory stays under (1 + InFlight) x MaxBytes of values (twice that for the columns'
-// capacity), and Append waits for room beyond it.
+// for the append only (one of Lanes blocks, each its own lock); a full block is sent by a sender
+// goroutine while appends fill the next, so memory stays under (Lanes + InFlight) x MaxBytes of
+// values (up to twice that for the columns' capacity), and Append waits for room beyond it.
 //
 // Exactly once: each block has its own deduplication token, sent as insert_deduplication_token
 // (ClickHouse 22.2+), and is sent again with it, with the same rows, only after a transport
@@ -99,7 +108,7 @@ func NewInserter(db *sql.DB, query string, cfg InserterConfig) (*Inserter, error
 	}
 	var err error
 	in.e, err = ingest.New(names, types, ingest.Config{MaxRows: cfg.MaxRows, MaxBytes: cfg.MaxBytes,
-		MaxDelay: cfg.MaxDelay, Senders: cfg.Senders, InFlight: cfg.InFlight, NoWait: cfg.NoWait,
+		MaxDelay: cfg.MaxDelay, Senders: cfg.Senders, InFlight: cfg.InFlight, Lanes: cfg.Lanes, NoWait: cfg.NoWait,
 		Retries: cfg.Retries, ID: cfg.ID, OnError: cfg.OnError, Logger: cfg.Logger}, in.send, nil)
 	if err != nil {
 		return nil, err
@@ -152,13 +161,14 @@ func (in *Inserter) AppendStruct(ctx context.Context, row any) error {
 	one := reflect.MakeSlice(reflect.SliceOf(t), 1, 1) // a copy of *row: one allocation a row
 	one.Index(0).Set(v.Elem())
 	return in.e.AppendWith(ctx, func(blk *nativeproto.Block) (int, error) {
-		p, ok := in.plans.Load(t)
+		key := planKey{t, blk.Column(0)} // a plan per block: a plan follows its block's columns
+		p, ok := in.plans.Load(key)
 		if !ok {
 			plan, err := structmap.PlanAppend(t, blk)
 			if err != nil {
 				return 0, err
 			}
-			p, _ = in.plans.LoadOrStore(t, plan)
+			p, _ = in.plans.LoadOrStore(key, plan)
 		}
 		if err := structmap.AppendValues(p.(*structAppendPlan), blk, one); err != nil {
 			return 0, fieldColumnError(blk, blk.Rows(), err)

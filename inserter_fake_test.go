@@ -55,7 +55,7 @@ func TestInserterResendsCutBlockWithSameToken(t *testing.T) {
 			}
 			h = newInsertHost(t, h)
 			db := openAt(t, []string{h.addr()}, "read_timeout=5s")
-			ins, err := NewInserter(db, "INSERT INTO t (id, s)", InserterConfig{MaxRows: 10, Senders: 1})
+			ins, err := NewInserter(db, "INSERT INTO t (id, s)", InserterConfig{MaxRows: 10, Senders: 1, Lanes: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +96,7 @@ func TestInserterExceptionNotRetried(t *testing.T) {
 	db := openAt(t, []string{h.addr()}, "read_timeout=5s")
 	var mu sync.Mutex
 	var failed []uint64
-	ins, err := NewInserter(db, "INSERT INTO t (id, s)", InserterConfig{MaxRows: 10, Senders: 1,
+	ins, err := NewInserter(db, "INSERT INTO t (id, s)", InserterConfig{MaxRows: 10, Senders: 1, Lanes: 1,
 		OnError: func(b *nativeproto.Block, err error) {
 			mu.Lock()
 			failed = append(failed, b.Column(0).(*columns.UInt64).Values()...)

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/chnative/chnative/columns"
@@ -13,9 +14,9 @@ import (
 // AppendRow appends one row, a value per column converted as columns.Append does. A value that
 // does not convert fails the row only (a *chconn.ColumnError); the block keeps the rows before.
 func (e *Engine) AppendRow(ctx context.Context, vals []any) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	cur, err := e.current(ctx)
+	l := e.lane()
+	defer l.mu.Unlock()
+	cur, err := e.current(ctx, l)
 	if err != nil {
 		return err
 	}
@@ -32,120 +33,144 @@ func (e *Engine) AppendRow(ctx context.Context, vals []any) error {
 			return &chconn.ColumnError{Column: b.Name(i), Type: b.Type(i), Row: n, Err: err}
 		}
 	}
-	e.added(cur, 1)
+	e.added(l, cur, 1)
 	return nil
 }
 
 // AppendWith appends rows with fill, which adds the same number of rows to every column of the
-// block it is given and returns how many (or an error, having added none). It runs under the
-// engine's lock: it must not call the engine.
+// block it is given and returns how many (or an error, having added none). It runs under a
+// lane's lock: it must not call the engine.
 func (e *Engine) AppendWith(ctx context.Context, fill func(*nativeproto.Block) (int, error)) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	cur, err := e.current(ctx)
+	l := e.lane()
+	defer l.mu.Unlock()
+	cur, err := e.current(ctx, l)
 	if err != nil {
 		return err
 	}
 	n, err := fill(cur.b)
 	if n > 0 {
-		e.added(cur, n)
+		e.added(l, cur, n)
 	}
 	return err
 }
 
-// current returns the block to append to (e.mu held), waiting, with e.mu released, for one to
-// be freed when every block exists and is sealed.
-func (e *Engine) current(ctx context.Context) (*block, error) {
+// lane returns a lane, locked: the first free one from a random start, else that one once
+// free.
+func (e *Engine) lane() *lane {
+	n := len(e.lanes)
+	start := 0
+	if n > 1 {
+		start = int(rand.Uint32() % uint32(n))
+		for k := range n {
+			if l := e.lanes[(start+k)%n]; l.mu.TryLock() {
+				return l
+			}
+		}
+	}
+	l := e.lanes[start]
+	l.mu.Lock()
+	return l
+}
+
+// current returns l's open block (l.mu held), taking a free one, or allocating one while fewer
+// than Lanes+InFlight exist; else it waits, with l.mu released, for one to be freed.
+func (e *Engine) current(ctx context.Context, l *lane) (*block, error) {
 	for {
-		if e.closed {
+		if e.closed.Load() {
 			return nil, ErrClosed
 		}
-		if e.cur != nil {
-			return e.cur, nil
+		if l.cur != nil {
+			return l.cur, nil
 		}
+		e.mu.Lock()
+		var cur *block
 		switch {
 		case len(e.free) > 0:
-			e.cur = e.free[len(e.free)-1]
+			cur = e.free[len(e.free)-1]
 			e.free = e.free[:len(e.free)-1]
-		case e.made < 1+e.cfg.InFlight:
+		case e.made < e.cfg.Lanes+e.cfg.InFlight:
 			b, err := e.newBlock()
 			if err != nil {
+				e.mu.Unlock()
 				return nil, err
 			}
 			e.made++
-			e.cur = b
+			cur = b
 		case e.cfg.NoWait:
-			return nil, ErrFull
-		default:
-			ch := e.changed
 			e.mu.Unlock()
-			select {
-			case <-ch:
-			case <-ctx.Done():
-				e.mu.Lock()
-				return nil, fmt.Errorf("chnative: inserter full, waiting for a block to be sent: %w", ctx.Err())
-			}
-			e.mu.Lock()
-			continue
+			return nil, ErrFull
 		}
-		e.cur.gen++
-		e.cur.checkAt, e.cur.bytes = 1, 0
-		return e.cur, nil
+		if cur != nil {
+			e.mu.Unlock()
+			cur.gen++
+			cur.checkAt = 1
+			l.cur, l.openBytes = cur, 0
+			return cur, nil
+		}
+		ch := e.changed
+		e.mu.Unlock()
+		l.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			l.mu.Lock()
+			return nil, fmt.Errorf("chnative: inserter full, waiting for a block to be sent: %w", ctx.Err())
+		}
+		l.mu.Lock()
 	}
 }
 
-// added accounts n rows appended to cur (e.mu held) and seals it when it is due.
-func (e *Engine) added(cur *block, n int) {
-	e.stats.AppendedRows += int64(n)
-	e.stats.BufferedRows += int64(n)
+// added accounts n rows appended to cur, l's open block (l.mu held), and seals it when due.
+func (e *Engine) added(l *lane, cur *block, n int) {
+	l.rows += int64(n)
 	rows := cur.b.Rows()
 	if rows == n { // its first rows: its age starts
 		gen := cur.gen
-		cur.timer = time.AfterFunc(e.cfg.MaxDelay, func() { e.expire(cur, gen) })
+		cur.timer = time.AfterFunc(e.cfg.MaxDelay, func() { e.expire(l, cur, gen) })
 	}
 	if rows >= e.cfg.MaxRows {
-		e.seal()
+		e.seal(l)
 		return
 	}
 	if rows < cur.checkAt {
 		return
 	}
 	limit := e.cfg.MaxBytes
-	was := cur.bytes
-	cur.bytes = cur.b.DataBytes(limit)
-	e.stats.BufferedBytes += cur.bytes - was
-	if cur.bytes >= limit {
-		e.seal()
+	l.openBytes = cur.b.DataBytes(limit)
+	if l.openBytes >= limit {
+		e.seal(l)
 		return
 	}
 	// Measure again about halfway to the limit at this width (as chconn's Insert.Room does).
-	perRow := max(cur.bytes/int64(rows), 1)
-	cur.checkAt = rows + int(min(int64(e.cfg.MaxRows), (limit-cur.bytes)/perRow/2+1))
+	perRow := max(l.openBytes/int64(rows), 1)
+	cur.checkAt = rows + int(min(int64(e.cfg.MaxRows), (limit-l.openBytes)/perRow/2+1))
 }
 
 // expire seals cur when MaxDelay passed since its first rows and it was not sealed meanwhile.
-func (e *Engine) expire(cur *block, gen uint64) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.cur == cur && cur.gen == gen {
-		e.seal()
+func (e *Engine) expire(l *lane, cur *block, gen uint64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cur == cur && cur.gen == gen {
+		e.seal(l)
 	}
 }
 
-// seal hands the open block, if it has rows, to the senders (e.mu held).
-func (e *Engine) seal() {
-	cur := e.cur
+// seal hands l's open block, if it has rows, to the senders (l.mu held).
+func (e *Engine) seal(l *lane) {
+	cur := l.cur
 	if cur == nil || cur.b.Rows() == 0 {
 		return
 	}
-	e.cur = nil
+	l.cur, l.openBytes = nil, 0
 	if cur.timer != nil {
 		cur.timer.Stop()
 		cur.timer = nil
 	}
-	was := cur.bytes
 	cur.bytes = cur.b.DataBytes(1 << 62)
-	e.stats.BufferedBytes += cur.bytes - was
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.stats.BufferedBytes += cur.bytes
+	e.stats.BufferedRows += int64(cur.b.Rows())
 	e.stats.AppendedBytes += cur.bytes
 	e.stats.Blocks++
 	e.seq++

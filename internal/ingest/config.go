@@ -3,6 +3,7 @@ package ingest
 import (
 	"errors"
 	"log/slog"
+	"runtime"
 	"time"
 
 	"github.com/chnative/chnative/nativeproto"
@@ -15,6 +16,7 @@ type Config struct {
 	MaxDelay time.Duration // or this long after its first row (default 1s)
 	Senders  int           // sender goroutines, each with its own connection (default 2)
 	InFlight int           // blocks sealed and not yet confirmed (default Senders)
+	Lanes    int           // open blocks appends are spread over (default GOMAXPROCS, at most 4)
 	NoWait   bool          // Append fails with ErrFull instead of waiting for a free block
 	Retries  int           // sends of a block again after a transport failure (default 5; <0: none)
 	Backoff  time.Duration // wait before the first resend, doubled each time up to 2s (default 50ms)
@@ -46,6 +48,9 @@ func (c *Config) defaults() {
 	}
 	if c.InFlight <= 0 {
 		c.InFlight = c.Senders
+	}
+	if c.Lanes <= 0 {
+		c.Lanes = min(runtime.GOMAXPROCS(0), 4)
 	}
 	if c.Retries == 0 {
 		c.Retries = 5

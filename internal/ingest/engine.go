@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chnative/chnative/columns"
@@ -17,6 +18,10 @@ import (
 type SendFunc func(ctx context.Context, sender int, b *nativeproto.Block, token string) error
 
 // Engine accumulates rows into blocks and sends them (see the package doc).
+//
+// Appends go to one of a few lanes, each with its own lock and open block, so that appenders
+// on different cores seldom wait for each other; the engine's own lock is taken only to seal a
+// block, take a free one, and count what the senders did. Lock order: a lane's, then mu.
 type Engine struct {
 	cfg       Config
 	names     []string // the table's columns, in the order of the INSERT's header
@@ -27,17 +32,26 @@ type Engine struct {
 	cancel    context.CancelFunc
 	queue     chan *block // sealed blocks; its capacity is every block, so a seal never waits
 	wg        sync.WaitGroup
+	lanes     []*lane
+	closed    atomic.Bool
 
 	mu      sync.Mutex
-	cur     *block   // being filled; nil until the next Append
 	free    []*block // confirmed, emptied, for reuse
-	made    int      // blocks allocated; at most 1+InFlight
+	made    int      // blocks allocated; at most Lanes+InFlight
 	seq     uint64   // the last sealed block's number
 	pending map[uint64]bool
 	changed chan struct{} // closed (and replaced) when a block is freed
-	closed  bool
-	errs    []error // failures not yet returned by Flush or Close
-	stats   Stats
+	errs    []error       // failures not yet returned by Flush or Close
+	stats   Stats         // sealed blocks' counts; the lanes add their open blocks' (Stats)
+}
+
+// lane is an open block and its lock.
+type lane struct {
+	mu        sync.Mutex
+	cur       *block // being filled; nil until the next Append
+	rows      int64  // rows appended through the lane
+	openBytes int64  // cur's bytes at the last measure
+	_         [64]byte
 }
 
 // block is one block of rows with what sealing it needs.
@@ -46,7 +60,7 @@ type block struct {
 	seq     uint64
 	gen     uint64 // counts the times it was filled, for its MaxDelay timer
 	checkAt int    // rows at which its bytes are measured next
-	bytes   int64  // bytes at the last measure (at the seal: the final size)
+	bytes   int64  // bytes at the seal
 	timer   *time.Timer
 }
 
@@ -64,7 +78,10 @@ func New(names, types []string, cfg Config, send SendFunc, transport func(error)
 		cfg.ID = hex.EncodeToString(id[:])
 	}
 	e := &Engine{cfg: cfg, names: names, types: types, send: send, transport: transport,
-		queue: make(chan *block, 1+cfg.InFlight), pending: map[uint64]bool{}, changed: make(chan struct{})}
+		queue: make(chan *block, cfg.Lanes+cfg.InFlight), pending: map[uint64]bool{}, changed: make(chan struct{})}
+	for range cfg.Lanes {
+		e.lanes = append(e.lanes, new(lane))
+	}
 	if _, err := e.newBlock(); err != nil { // every type must make a column
 		return nil, err
 	}
@@ -97,33 +114,47 @@ func (e *Engine) newBlock() (*block, error) {
 // Stats returns the counters so far.
 func (e *Engine) Stats() Stats {
 	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.stats
+	st := e.stats
+	e.mu.Unlock()
+	for _, l := range e.lanes {
+		l.mu.Lock()
+		st.AppendedRows += l.rows
+		if l.cur != nil {
+			st.BufferedRows += int64(l.cur.b.Rows())
+		}
+		st.BufferedBytes += l.openBytes
+		l.mu.Unlock()
+	}
+	return st
 }
 
-// Flush seals the open block and waits until every block sealed before returns from the
+// sealAll seals every lane's open block.
+func (e *Engine) sealAll() {
+	for _, l := range e.lanes {
+		l.mu.Lock()
+		e.seal(l)
+		l.mu.Unlock()
+	}
+}
+
+// Flush seals the open blocks and waits until every block sealed before returns from the
 // server, then returns the failures since the last Flush or Close (errors.Join).
 func (e *Engine) Flush(ctx context.Context) error {
+	e.sealAll()
 	e.mu.Lock()
-	e.seal()
-	target := e.seq
-	err := e.waitSent(ctx, target)
-	err = e.takeErrs(err)
-	e.mu.Unlock()
-	return err
+	defer e.mu.Unlock()
+	return e.takeErrs(e.waitSent(ctx, e.seq))
 }
 
 // Close flushes, stops the senders and returns what Flush would. Append fails with ErrClosed
 // afterwards. When ctx ends first, the blocks not yet sent are failed (OnError, Stats) with
 // its error: none is dropped silently.
 func (e *Engine) Close(ctx context.Context) error {
-	e.mu.Lock()
-	if e.closed {
-		e.mu.Unlock()
+	if e.closed.Swap(true) {
 		return ErrClosed
 	}
-	e.closed = true
-	e.seal()
+	e.sealAll() // an append holding a lane finishes first; the next sees closed
+	e.mu.Lock()
 	err := e.waitSent(ctx, e.seq)
 	e.mu.Unlock()
 	if err != nil {

@@ -75,13 +75,22 @@ func newSink() *fakeSink {
 	return &fakeSink{tries: map[string]int{}, tokens: map[string][]uint64{}}
 }
 
+// start starts an engine sending to f, with one lane unless cfg says otherwise (the tests that
+// count blocks need the rows in one open block).
 func start(t *testing.T, cfg Config, f *fakeSink) *Engine {
 	t.Helper()
+	if cfg.Lanes == 0 {
+		cfg.Lanes = 1
+	}
 	e, err := New([]string{"id", "s"}, []string{"UInt64", "String"}, cfg, f.send, isCut)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { e.Close(context.Background()) })
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		e.Close(ctx)
+	})
 	return e
 }
 
@@ -166,12 +175,16 @@ func TestRetriesRunOut(t *testing.T) {
 // The memory bound: with the senders stalled, 1+InFlight blocks fill and then Append waits (or
 // fails at once with NoWait); buffered bytes stay under (1+InFlight) x (MaxBytes + a row).
 func TestMemoryBound(t *testing.T) {
-	for _, noWait := range []bool{false, true} {
-		t.Run(fmt.Sprint("NoWait=", noWait), func(t *testing.T) {
+	for _, c := range []struct {
+		noWait bool
+		lanes  int
+	}{{false, 1}, {true, 1}, {false, 3}, {true, 3}} {
+		noWait, lanes := c.noWait, c.lanes
+		t.Run(fmt.Sprintf("NoWait=%v/Lanes=%d", noWait, lanes), func(t *testing.T) {
 			f := newSink()
 			f.gate = make(chan struct{})
 			const maxBytes = 4000
-			e := start(t, Config{MaxRows: 1 << 20, MaxBytes: maxBytes, Senders: 1, InFlight: 2, NoWait: noWait}, f)
+			e := start(t, Config{MaxRows: 1 << 20, MaxBytes: maxBytes, Senders: 1, InFlight: 2, NoWait: noWait, Lanes: lanes}, f)
 			row := string(make([]byte, 100))
 			accepted := 0
 			for ; ; accepted++ {
@@ -188,7 +201,8 @@ func TestMemoryBound(t *testing.T) {
 			}
 			st := e.Stats()
 			rowBytes := int64(8 + 1 + 100)
-			if st.BufferedBytes > 3*(maxBytes+rowBytes) || st.BufferedBytes < 2*maxBytes || st.Blocks != 3 {
+			blocks := int64(lanes + 2) // the open ones and InFlight
+			if st.BufferedBytes > blocks*(maxBytes+rowBytes) || st.BufferedBytes < 2*maxBytes || st.Blocks < 3 || st.Blocks > blocks {
 				t.Fatalf("%d rows accepted; stats %+v", accepted, st)
 			}
 			close(f.gate) // the server answers again: the appends go on
@@ -296,7 +310,7 @@ func TestConcurrentAppendsExactlyOnce(t *testing.T) {
 		return nil
 	}
 	e, err := New([]string{"id", "s"}, []string{"UInt64", "String"},
-		Config{MaxRows: 97, MaxDelay: 5 * time.Millisecond, Senders: 3, Backoff: time.Millisecond}, f.send, isCut)
+		Config{MaxRows: 97, MaxDelay: 5 * time.Millisecond, Senders: 3, Lanes: 4, Backoff: time.Millisecond}, f.send, isCut)
 	if err != nil {
 		t.Fatal(err)
 	}
