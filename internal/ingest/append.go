@@ -3,7 +3,6 @@ package ingest
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"time"
 
 	"github.com/chnative/chnative/columns"
@@ -15,7 +14,7 @@ import (
 // does not convert fails the row only (a *chconn.ColumnError); the block keeps the rows before.
 func (e *Engine) AppendRow(ctx context.Context, vals []any) error {
 	l := e.lane()
-	defer l.mu.Unlock()
+	defer e.release(l)
 	cur, err := e.current(ctx, l)
 	if err != nil {
 		return err
@@ -42,7 +41,7 @@ func (e *Engine) AppendRow(ctx context.Context, vals []any) error {
 // lane's lock: it must not call the engine.
 func (e *Engine) AppendWith(ctx context.Context, fill func(*nativeproto.Block) (int, error)) error {
 	l := e.lane()
-	defer l.mu.Unlock()
+	defer e.release(l)
 	cur, err := e.current(ctx, l)
 	if err != nil {
 		return err
@@ -54,22 +53,19 @@ func (e *Engine) AppendWith(ctx context.Context, fill func(*nativeproto.Block) (
 	return err
 }
 
-// lane returns a lane, locked: the first free one from a random start, else that one once
-// free.
+// lane returns a lane, locked. Lanes are handed out through a sync.Pool, whose cache is per
+// processor: a core keeps appending into the same lane, whose lock and block stay in its cache
+// (a lane taken at random from any core was most of an append's cost in cache-line transfers).
 func (e *Engine) lane() *lane {
-	n := len(e.lanes)
-	start := 0
-	if n > 1 {
-		start = int(rand.Uint32() % uint32(n))
-		for k := range n {
-			if l := e.lanes[(start+k)%n]; l.mu.TryLock() {
-				return l
-			}
-		}
-	}
-	l := e.lanes[start]
+	l := e.pool.Get().(*lane)
 	l.mu.Lock()
 	return l
+}
+
+// release unlocks l and gives it back to the pool.
+func (e *Engine) release(l *lane) {
+	l.mu.Unlock()
+	e.pool.Put(l)
 }
 
 // current returns l's open block (l.mu held), taking a free one, or allocating one while fewer

@@ -20,7 +20,7 @@ type SendFunc func(ctx context.Context, sender int, b *nativeproto.Block, token 
 // Engine accumulates rows into blocks and sends them (see the package doc).
 //
 // Appends go to one of a few lanes, each with its own lock and open block, so that appenders
-// on different cores seldom wait for each other; the engine's own lock is taken only to seal a
+// on different cores seldom wait for each other or share cache lines; the engine's own lock is taken only to seal a
 // block, take a free one, and count what the senders did. Lock order: a lane's, then mu.
 type Engine struct {
 	cfg       Config
@@ -33,6 +33,8 @@ type Engine struct {
 	queue     chan *block // sealed blocks; its capacity is every block, so a seal never waits
 	wg        sync.WaitGroup
 	lanes     []*lane
+	pool      sync.Pool     // of lanes, cached per processor (lane)
+	nextLane  atomic.Uint32 // the lane the pool's New hands out next
 	closed    atomic.Bool
 
 	mu      sync.Mutex
@@ -82,6 +84,7 @@ func New(names, types []string, cfg Config, send SendFunc, transport func(error)
 	for range cfg.Lanes {
 		e.lanes = append(e.lanes, new(lane))
 	}
+	e.pool.New = func() any { return e.lanes[int(e.nextLane.Add(1))%len(e.lanes)] }
 	if _, err := e.newBlock(); err != nil { // every type must make a column
 		return nil, err
 	}
