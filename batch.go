@@ -128,6 +128,13 @@ func (b *Batch) SendContext(ctx context.Context) error {
 	return b.ins.Send(ctx)
 }
 
+// WriteBlock sends b, a block of the Batch's columns (the names and types of Block()) filled by
+// the caller, as one block of the insert, and leaves its rows in b, so that it can be sent again
+// elsewhere. A block of other columns is refused, and the Batch stays open.
+func (b *Batch) WriteBlock(blk *nativeproto.Block) error {
+	return b.ins.WriteBlock(b.ctx, blk)
+}
+
 // Abort drops the buffered rows and cancels the insert; the connection is ready for the next
 // query. Blocks already sent are the server's to keep or drop (see Batch).
 func (b *Batch) Abort() { b.ins.Abort() }

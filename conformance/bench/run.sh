@@ -33,6 +33,9 @@
 #   BENCH_CODECS=0     skip the codec candidates (conformance/codecs: every LZ4 and ZSTD decoder and
 #                      encoder measured on ClickHouse 26.7's own frames, BENCH_COUNT samples of
 #                      BENCH_TIME each, into results/codecs.txt; also skipped when BENCH_FILTER is set)
+#   BENCH_INSERTER=0   skip the inserter step (with a 26.7 server and no BENCH_FILTER, BenchmarkInserter and
+#                      BenchmarkInserterAsyncLatency run once per round, -benchtime 1x, 16 goroutines x 1M events
+#                      an op (BENCH_INSERTER_ROWS per goroutine), into results/inserter.txt: the Ingestion section)
 #   GO127=0            skip the Go 1.27 pass (the database/sql row arms of ReadU64, ReadUSF and ReadMixed on the
 #                      fake server, run again with GOTOOLCHAIN=$GO127_TOOLCHAIN, default go1.27.3, where
 #                      database/sql uses RowsColumnScanner); also skipped when BENCH_FILTER is set
@@ -154,6 +157,18 @@ if [[ "$measure" == 1 ]]; then
 			echo "load: $(load)"
 		} >"$here/results/codecs.txt"
 	fi
+	if [[ "${BENCH_INSERTER:-1}" != 0 && -n "${CHNATIVE_MODERN_DSN:-}" && "${BENCH_NO_REAL:-}" != "1" &&
+		"${BENCH_NO_MODERN:-}" != "1" && -z "${BENCH_FILTER:-}" ]]; then
+		echo "inserter: BENCH_INSERTER=1 go test -bench '^BenchmarkInserter' -benchtime 1x -count $count ./bench/ > results/inserter.txt" >&2
+		{
+			echo "revision: $(revision)"
+			echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+			echo "load: $(load)"
+			(cd "$here" && BENCH_INSERTER=1 "$bin/go.test" -test.run '^$' -test.bench '^BenchmarkInserter' \
+				-test.benchtime 1x -test.count "$count" -test.timeout 60m 2>&1)
+			echo "load: $(load)"
+		} >"$here/results/inserter.txt" || echo "inserter: failed, see results/inserter.txt" >&2
+	fi
 	if [[ -n "${CHNATIVE_MODERN_DSN:-}" && "${BENCH_NO_REAL:-}" != "1" && "${BENCH_NO_MODERN:-}" != "1" && -z "${BENCH_FILTER:-}" ]]; then
 		# Memory beside time: the heap an idle connection keeps and the peak heap per tier, for
 		# the three clients on the 26.7 server (conformance/memory).
@@ -201,6 +216,9 @@ if [[ "${BENCH_NO_REPORT:-}" != "1" ]]; then
 	modernargs=()
 	if [[ -s "$here/results/memory.txt" ]]; then
 		modernargs+=(-memory "$here/results/memory.txt")
+	fi
+	if [[ -s "$here/results/inserter.txt" ]]; then
+		modernargs+=(-inserter "$here/results/inserter.txt")
 	fi
 	if [[ -n "$modern_in" ]]; then
 		modernargs+=(-modern-in "$modern_in" -modern-name "${modern_in#"$root"/}")

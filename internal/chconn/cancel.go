@@ -61,11 +61,11 @@ func (c *Conn) fail(ctx context.Context, fired bool, err error) error {
 }
 
 // transport reports whether err, which broke the conversation, is a transport failure (see
-// TransportError, isTransport) rather than a lie: the socket failed under a read (sockReader saw
+// TransportError, IsTransport) rather than a lie: the socket failed under a read (sockReader saw
 // it, so an unexpected EOF inside a block is the connection's end, not a short block), or err
-// is one isTransport knows by itself. Anything else came from bytes that did arrive, and would
+// is one IsTransport knows by itself. Anything else came from bytes that did arrive, and would
 // arrive again.
-func (c *Conn) transport(err error) bool { return c.sockErr.Load() || isTransport(err) }
+func (c *Conn) transport(err error) bool { return c.sockErr.Load() || IsTransport(err) }
 
 // sockReader is the bottom of a connection's read path: the socket, noting in failed that a
 // read of it failed (EOF, reset, a closed socket), for transport. A deadline's timeout is not

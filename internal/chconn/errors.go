@@ -152,12 +152,12 @@ func (e *TransportError) Error() string { return e.Err.Error() }
 
 func (e *TransportError) Unwrap() error { return e.Err }
 
-// isTransport reports whether err is a transport failure: a *TransportError in its chain (the
+// IsTransport reports whether err is a transport failure: a *TransportError in its chain (the
 // connection's read path marks its own), a socket call's error (a net.Error: a write that
 // failed, a timeout), a frame checksum mismatch, or ErrBadConn (the connection was found broken
 // before anything was sent). It is the one test every retry makes: the root's read and insert
 // retries, and Insert's unconfirmed state.
-func isTransport(err error) bool {
+func IsTransport(err error) bool {
 	if err == nil {
 		return false
 	}

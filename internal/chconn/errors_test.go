@@ -12,7 +12,7 @@ import (
 	"github.com/chnative/chnative/nativeproto"
 )
 
-// isTransport is the one classification every retry makes: these are retried, the lies not.
+// IsTransport is the one classification every retry makes: these are retried, the lies not.
 func TestIsTransport(t *testing.T) {
 	opErr := &net.OpError{Op: "read", Net: "tcp", Err: errors.New("connection reset by peer")}
 	for _, tc := range []struct {
@@ -35,8 +35,8 @@ func TestIsTransport(t *testing.T) {
 		{"frame", &ProtocolError{Op: "conversation", Err: &nativeproto.FrameError{Reason: "unknown method"}}, false},
 		{"exception", &Exception{Code: 210, Name: "NETWORK_ERROR"}, false},
 	} {
-		if got := isTransport(tc.err); got != tc.want {
-			t.Errorf("%s: isTransport(%v) = %v, want %v", tc.name, tc.err, got, tc.want)
+		if got := IsTransport(tc.err); got != tc.want {
+			t.Errorf("%s: IsTransport(%v) = %v, want %v", tc.name, tc.err, got, tc.want)
 		}
 	}
 }

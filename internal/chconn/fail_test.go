@@ -29,7 +29,7 @@ func TestFailLieAfterContextEnded(t *testing.T) {
 	if !c.bad {
 		t.Fatal("the connection that met a lie is not marked bad")
 	}
-	if isTransport(err) {
+	if IsTransport(err) {
 		t.Fatalf("a lie is classified as a transport failure: %v", err)
 	}
 }
@@ -84,7 +84,7 @@ func TestInsertFlushWriteFailureIsTransport(t *testing.T) {
 		}
 	}
 	var te *TransportError
-	if !errors.As(ferr, &te) || !isTransport(ferr) {
+	if !errors.As(ferr, &te) || !IsTransport(ferr) {
 		t.Fatalf("write to a closed server: %v, want a *TransportError", ferr)
 	}
 }

@@ -205,7 +205,7 @@ func TestReadRerunRefusals(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, c, err = readRerun(t, c, &res)
-			if err == nil || !isTransport(err) || c.Addr() != a.Addr() || b.Accepts() != 0 {
+			if err == nil || !IsTransport(err) || c.Addr() != a.Addr() || b.Accepts() != 0 {
 				t.Fatalf("got %v on %s (second host dialed %d times); want the transport failure, no retry", err, c.Addr(), b.Accepts())
 			}
 		})
@@ -235,7 +235,7 @@ func TestReadRerunBound(t *testing.T) {
 			_, c, err = readRerun(t, c, &res)
 		}
 		cancel()
-		if !isTransport(err) {
+		if !IsTransport(err) {
 			t.Errorf("%s: %v, want the transport failure", tc.retries, err)
 		}
 		if got := a.Accepts() + b.Accepts() - before; got != tc.want {

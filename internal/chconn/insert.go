@@ -244,8 +244,34 @@ func (ins *Insert) failRow(i int, err error) error {
 // query, or marked bad when the drain fails. When it cannot be written, the connection is
 // closed and the block counts as sent (the server may have it whole): the insert ends
 // unconfirmed (see Unconfirmed) and can be resumed on another connection (Resume).
-func (ins *Insert) flush() error {
-	b := ins.block
+func (ins *Insert) flush() error { return ins.write(ins.block, true) }
+
+// WriteBlock sends b, a block of the insert's columns (names and types) filled by the caller, as
+// one Data packet, as flush does, but leaves b's rows in it: a caller that must send the same
+// block again (on another insert, with the same deduplication token) still has it. A block of
+// other columns is refused before anything is sent; the insert stays open. A send that leaves the
+// insert unconfirmed is resumed as Flush's is, ctx bounding the retry.
+func (ins *Insert) WriteBlock(ctx context.Context, b *nativeproto.Block) error {
+	if ins.done {
+		return ErrClosed
+	}
+	h := ins.block
+	if b.NumColumns() != h.NumColumns() {
+		return fmt.Errorf("chnative: a block of %d columns for an insert of %d", b.NumColumns(), h.NumColumns())
+	}
+	for i := range h.NumColumns() {
+		if b.Name(i) != h.Name(i) || b.Type(i) != h.Type(i) {
+			return fmt.Errorf("chnative: block column %d is %s %s, the insert's is %s %s", i, b.Name(i), b.Type(i), h.Name(i), h.Type(i))
+		}
+	}
+	if err := ins.write(b, false); err != nil {
+		return ins.recoverAppend(ctx, err)
+	}
+	return nil
+}
+
+// write sends b as one Data packet; reset empties its columns afterwards (flush).
+func (ins *Insert) write(b *nativeproto.Block, reset bool) error {
 	if b.Rows() == 0 {
 		return nil
 	}
@@ -260,7 +286,7 @@ func (ins *Insert) flush() error {
 	err := c.flush()
 	rows := b.Rows()
 	ins.sent += rows
-	for i := 0; i < b.NumColumns(); i++ {
+	for i := 0; reset && i < b.NumColumns(); i++ {
 		b.Column(i).Reset()
 	}
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 //
 // Design note: an insert whose opening fails, before any of its data went out, because the
 // connection broke (a transport failure, not the context's end) or the server answered an
-// exception that blames the replica (retryableInsertCode), is opened again on a new connection
+// exception that blames the replica (RetryableInsertCode), is opened again on a new connection
 // that the connection's Hosts dials, to another host first (StartInsert). An insert that ends
 // unconfirmed after rows went out (a block's send or its end failed so) is resumed the same way
 // (Resume: the kept packets go out again), and the failed step goes on there (FlushContext,
@@ -175,13 +175,13 @@ func (ins *Insert) noRetry(ctx context.Context) string {
 }
 
 // retryableInsertErr reports whether an insert that failed with err may be run again on another
-// connection: a transport failure (isTransport), or a server exception that blames the replica
-// (retryableInsertCode). Never after an answer that broke the protocol, nor an exception about
+// connection: a transport failure (IsTransport), or a server exception that blames the replica
+// (RetryableInsertCode). Never after an answer that broke the protocol, nor an exception about
 // the data: either would come again.
 func retryableInsertErr(err error) bool {
 	var ex *Exception
 	if errors.As(err, &ex) {
-		return retryableInsertCode(ex.Code)
+		return RetryableInsertCode(ex.Code)
 	}
-	return isTransport(err)
+	return IsTransport(err)
 }

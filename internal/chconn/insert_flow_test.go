@@ -186,8 +186,8 @@ func TestInsertUnconfirmedResume(t *testing.T) {
 	if err == nil {
 		t.Fatal("Finish succeeded without the server's confirmation")
 	}
-	if !isTransport(err) || !errors.Is(ins.Unconfirmed(), err) && ins.Unconfirmed() != err {
-		t.Fatalf("Finish: %v (transport %v), unconfirmed %v", err, isTransport(err), ins.Unconfirmed())
+	if !IsTransport(err) || !errors.Is(ins.Unconfirmed(), err) && ins.Unconfirmed() != err {
+		t.Fatalf("Finish: %v (transport %v), unconfirmed %v", err, IsTransport(err), ins.Unconfirmed())
 	}
 	if !ins.Resumable() || ins.KeptBytes() == 0 || !c1.bad {
 		t.Fatalf("resumable %v, %d bytes kept, first connection bad %v", ins.Resumable(), ins.KeptBytes(), c1.bad)

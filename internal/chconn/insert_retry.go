@@ -16,9 +16,9 @@ import (
 // Design note: an insert's Data packets are kept, as the bytes the socket got (encoded and, with
 // compression, compressed), from the moment each is written until the server confirms the insert
 // (EndOfStream), within dsn.Config.InsertRetryBuffer bytes. When the connection fails under the
-// insert (a transport failure: isTransport; an answer that breaks the protocol is not one), or
+// insert (a transport failure: IsTransport; an answer that breaks the protocol is not one), or
 // the server answers an exception that blames the replica rather than the data
-// (retryableInsertCode), the insert is unconfirmed: the server may have committed any prefix of
+// (RetryableInsertCode), the insert is unconfirmed: the server may have committed any prefix of
 // its blocks. Resume opens the same INSERT on another connection, checks that its table header
 // is the same, and writes the kept packets again, the same bytes in the same order: the server
 // sees the same blocks with the same boundaries, so a Replicated*MergeTree table's block
@@ -47,14 +47,14 @@ var retryableInsertCodes = map[int32]string{
 	999: "KEEPER_EXCEPTION",            // a ZooKeeper/Keeper operation failed
 }
 
-// retryableInsertCode reports whether an insert that failed with the server exception code may be
+// RetryableInsertCode reports whether an insert that failed with the server exception code may be
 // resumed on another replica (see retryableInsertCodes).
-func retryableInsertCode(code int32) bool {
+func RetryableInsertCode(code int32) bool {
 	_, ok := retryableInsertCodes[code]
 	return ok
 }
 
-// retryableInsertCodeName returns the name of a code retryableInsertCode accepts, "" for others.
+// retryableInsertCodeName returns the name of a code RetryableInsertCode accepts, "" for others.
 func retryableInsertCodeName(code int32) string { return retryableInsertCodes[code] }
 
 // keptRetain bounds the capacity of the copy buffers a connection keeps from one insert for the
@@ -161,20 +161,20 @@ func (ins *Insert) lose(err error) error {
 }
 
 // failed classifies err, the result of c.fail for a Finish: the insert is unconfirmed when the
-// connection failed (a transport failure, isTransport) or the server answered a
-// retryableInsertCode; after any other exception, an answer that broke the protocol (which a
+// connection failed (a transport failure, IsTransport) or the server answered a
+// RetryableInsertCode; after any other exception, an answer that broke the protocol (which a
 // retry would only get again) or the context's end it is over and its copies are dropped. It
 // returns err.
 func (ins *Insert) failed(err error) error {
 	var ex *Exception
 	switch {
 	case errors.As(err, &ex):
-		if retryableInsertCode(ex.Code) {
+		if RetryableInsertCode(ex.Code) {
 			return ins.lose(err)
 		}
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		// Cancelled, and drained off the caller's path: c is not to be read here.
-	case isTransport(err):
+	case IsTransport(err):
 		return ins.lose(err)
 	}
 	ins.retry.release(ins.c)
@@ -183,7 +183,7 @@ func (ins *Insert) failed(err error) error {
 
 // Unconfirmed returns the failure that ended the insert with its outcome unknown, or nil: its
 // connection broke after the insert was open (not by the context's end), or the server answered
-// an exception retryableInsertCode accepts. The server may have committed any of the Sent rows. It is
+// an exception RetryableInsertCode accepts. The server may have committed any of the Sent rows. It is
 // nil again after a successful Resume, or after forget.
 func (ins *Insert) Unconfirmed() error { return ins.retry.lost }
 

@@ -20,13 +20,13 @@ func TestRetryableInsertCodes(t *testing.T) {
 		t.Fatalf("%d codes, want %d", len(retryableInsertCodes), len(want))
 	}
 	for code, name := range want {
-		if !retryableInsertCode(code) || retryableInsertCodeName(code) != name {
-			t.Errorf("code %d: retryable %v, name %q; want %s", code, retryableInsertCode(code), retryableInsertCodeName(code), name)
+		if !RetryableInsertCode(code) || retryableInsertCodeName(code) != name {
+			t.Errorf("code %d: retryable %v, name %q; want %s", code, RetryableInsertCode(code), retryableInsertCodeName(code), name)
 		}
 	}
 	// TYPE_MISMATCH, CANNOT_PARSE_TEXT, TOO_MANY_PARTS, VIOLATED_CONSTRAINT, UNKNOWN_TABLE, MEMORY_LIMIT_EXCEEDED.
 	for _, code := range []int32{53, 6, 252, 469, 60, 241, 0} {
-		if retryableInsertCode(code) {
+		if RetryableInsertCode(code) {
 			t.Errorf("code %d retryable", code)
 		}
 	}

@@ -16,7 +16,7 @@ import (
 // ReadRetries times per statement. It never happens once a row was delivered (the caller knows,
 // and calls Rerun only before: a result never restarts and repeats rows), for a server's
 // exception (the statement failed, not the connection), for an answer that broke the protocol
-// (only a transport failure, isTransport, is retried: the same query would get the same lie
+// (only a transport failure, IsTransport, is retried: the same query would get the same lie
 // again, at three times the server's work), when the query's context has ended, inside a
 // transaction (its insert is on the old connection), or on a connection no Hosts dialed. Every
 // attempt sends the same options; the query id follows their policy on each (theirs, else a
@@ -88,7 +88,7 @@ func (c *Conn) retryRead(res *Result, err error) (*Conn, bool) {
 	// Bad is read only when no drain can run.
 	var ex *Exception
 	if c.hosts == nil || rr.res != res || rr.ctx == nil || rr.ctx.Err() != nil || isContextErr(err) || errors.As(err, &ex) ||
-		rr.tries >= c.cfg.ReadRetries || c.inTx || !sqltext.IsReadOnly(rr.body) || !c.bad || !isTransport(err) {
+		rr.tries >= c.cfg.ReadRetries || c.inTx || !sqltext.IsReadOnly(rr.body) || !c.bad || !IsTransport(err) {
 		return nil, false
 	}
 	rr.tries++

@@ -73,7 +73,7 @@ func TestLieMidStreamClosesConn(t *testing.T) {
 			}
 			_, _, err = r.Next()
 			var pe *ProtocolError
-			if !errors.As(err, &pe) || !tc.want(err) || isTransport(err) {
+			if !errors.As(err, &pe) || !tc.want(err) || IsTransport(err) {
 				t.Fatalf("Next: %T %v, want a *ProtocolError for the lie", err, err)
 			}
 			if !c.bad {

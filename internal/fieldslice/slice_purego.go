@@ -21,6 +21,9 @@ func Of[T any](rows []T, f reflect.StructField) Slice {
 	return Slice{reflect.ValueOf(rows), f.Index}
 }
 
+// OfValue is Of for a slice of structs held in a reflect.Value: field f of each element of v.
+func OfValue(v reflect.Value, f reflect.StructField) Slice { return Slice{v, f.Index} }
+
 // Elems returns the elements of the slice v (made with reflect.MakeSlice, say) as a
 // Slice.
 func Elems(v reflect.Value) Slice { return Slice{v, nil} }

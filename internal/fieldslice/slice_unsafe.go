@@ -47,6 +47,16 @@ func Of[T any](rows []T, f reflect.StructField) Slice {
 	return Slice{unsafe.Add(unsafe.Pointer(unsafe.SliceData(rows)), f.Offset), size, len(rows), f.Type.Size()}
 }
 
+// OfValue is Of for a slice of structs held in a reflect.Value (made with reflect.MakeSlice,
+// say): field f of each element of v.
+func OfValue(v reflect.Value, f reflect.StructField) Slice {
+	size := v.Type().Elem().Size()
+	if f.Type == nil || f.Offset > size || f.Type.Size() > size-f.Offset || uint64(f.Type.Size()) >= maxLen || uint64(v.Len()) >= maxLen {
+		panic(&Error{Op: "OfValue", Msg: fmt.Sprintf("field %s of %v does not fit in an element of %d bytes", f.Name, f.Type, size)})
+	}
+	return Slice{unsafe.Add(v.UnsafePointer(), f.Offset), size, v.Len(), f.Type.Size()}
+}
+
 // Elems returns the elements of the slice v (made with reflect.MakeSlice, say) as a
 // Slice.
 func Elems(v reflect.Value) Slice {

@@ -70,15 +70,27 @@ func (p *AppendPlan) Type() reflect.Type { return p.typ }
 // appending the rows one by one would leave, and the error is a *FieldError. Columns copy what
 // they append: rows stay the caller's.
 func AppendRows[T any](p *AppendPlan, b *nativeproto.Block, rows []T) error {
+	return p.appendRows(b, len(rows), func(f reflect.StructField) fieldslice.Slice { return fieldslice.Of(rows, f) })
+}
+
+// AppendValues is AppendRows for rows held in a reflect.Value, a slice of p's struct type.
+func AppendValues(p *AppendPlan, b *nativeproto.Block, rows reflect.Value) error {
+	if rows.Kind() != reflect.Slice || rows.Type().Elem() != p.typ {
+		return fmt.Errorf("chnative: rows of %v for a plan of %v", rows.Type(), p.typ)
+	}
+	return p.appendRows(b, rows.Len(), func(f reflect.StructField) fieldslice.Slice { return fieldslice.OfValue(rows, f) })
+}
+
+func (p *AppendPlan) appendRows(b *nativeproto.Block, n int, field func(reflect.StructField) fieldslice.Slice) error {
 	if err := p.check(b); err != nil {
 		return err
 	}
 	start := b.Rows()
-	failRow, failCol := len(rows), -1
+	failRow, failCol := n, -1
 	var failErr error
 	for j := range p.fields {
 		fa := &p.fields[j]
-		if k, err := fa.fn(b.Column(j), fieldslice.Of(rows, fa.field), failRow); err != nil {
+		if k, err := fa.fn(b.Column(j), field(fa.field), failRow); err != nil {
 			failRow, failCol, failErr = k, j, err
 		}
 	}

@@ -54,6 +54,7 @@ func main() {
 	modernName := flag.String("modern-name", "", "how the section names the -modern-in file (default: as given)")
 	note := flag.String("note", "", "markdown shown under the header: what a reader must know about these results (results/note.md)")
 	memory := flag.String("memory", "", "output of conformance/memory's go test -v (results/memory.txt): its tables become the Memory section")
+	inserter := flag.String("inserter", "", "output of run.sh's inserter step (results/inserter.txt): the Ingestion section")
 	flag.Parse()
 
 	f, err := os.Open(*in)
@@ -148,6 +149,13 @@ func main() {
 			fail(err)
 		}
 		md.WriteString(memorySection(string(b)))
+	}
+	if *inserter != "" {
+		b, err := os.ReadFile(*inserter)
+		if err != nil {
+			fail(err)
+		}
+		md.WriteString(inserterSection(string(b)))
 	}
 	if err := os.WriteFile(*out, []byte(md.String()), 0o644); err != nil {
 		fail(err)

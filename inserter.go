@@ -1,0 +1,179 @@
+package chnative
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"sync"
+	"time"
+
+	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/ingest"
+	"github.com/chnative/chnative/internal/structmap"
+	"github.com/chnative/chnative/nativeproto"
+)
+
+// InserterConfig says when an Inserter sends a block and how. Zero fields take the defaults.
+type InserterConfig struct {
+	MaxRows  int           // a block is sent at this many rows (default 100,000),
+	MaxBytes int64         // or at this many bytes of values (default 64 MiB),
+	MaxDelay time.Duration // or this long after its first row (default 1s), whichever comes first
+	Senders  int           // goroutines sending blocks, each on a connection from the pool (default 2)
+	InFlight int           // blocks sent or waiting to be, besides those being filled (default Senders)
+	Lanes    int           // blocks filled at once, each under its own lock (default GOMAXPROCS, at most 4)
+	NoWait   bool          // Append fails with ErrInserterFull instead of waiting for room
+	Retries  int           // resends of a block after a transport failure (default 5; -1: none)
+	ID       string        // prefix of the blocks' tokens, unique per Inserter (default random)
+	// Async sets async_insert=1 and wait_for_async_insert=1 (the server buffers, and confirms
+	// once written); AsyncNoWait sets wait_for_async_insert=0: a block is confirmed on receipt,
+	// so a failed write on the server goes unreported and exactly-once does not hold.
+	Async, AsyncNoWait bool
+	Settings           Settings // more settings for every insert
+	// OnError gets each block not inserted (valid during the call only) and why.
+	OnError func(rows *nativeproto.Block, err error)
+	Logger  *slog.Logger // debug log of every block sent, resent and failed
+}
+
+// Inserter takes rows from any number of goroutines and inserts them in big blocks, exactly once
+// (see NewInserter). Its methods are safe for concurrent use.
+type Inserter struct {
+	db    *sql.DB
+	query string
+	e     *ingest.Engine
+	ctx   func(context.Context, string) context.Context
+	plans sync.Map // planKey -> *structAppendPlan
+}
+
+// planKey names the struct plan of a type for one of the Inserter's blocks (at most Lanes +
+// InFlight exist): appends into different blocks run at once, each plan under its block's lane.
+type planKey struct {
+	t   reflect.Type
+	col columns.Column
+}
+
+// InserterStats counts what an Inserter did: rows, bytes and blocks appended, sent, resent and
+// failed, and what is buffered now. InserterBlockError is a block it could not insert.
+type (
+	InserterStats      = ingest.Stats
+	InserterBlockError = ingest.BlockError
+)
+
+// ErrInserterFull is Append's error under NoWait when every block is full or in flight;
+// ErrInserterClosed is Append's after Close.
+var ErrInserterFull, ErrInserterClosed = ingest.ErrFull, ingest.ErrClosed
+
+// NewInserter starts an Inserter of "INSERT INTO t [(cols)]" on db's connections; it asks the
+// server for the table's columns first. Rows are appended into typed columns under a lock held
+// for the append only (one of Lanes blocks, each its own lock); a full block is sent by a sender
+// goroutine while appends fill the next, so memory stays under (Lanes + InFlight) x MaxBytes of
+// values (up to twice that for the columns' capacity), and Append waits for room beyond it.
+//
+// Exactly once: each block has its own deduplication token, sent as insert_deduplication_token
+// (ClickHouse 22.2+), and is sent again with it, with the same rows, only after a transport
+// failure, so the server drops a block it already had: on Replicated tables and on MergeTree
+// tables with non_replicated_deduplication_window. Older servers have no token; there a
+// Replicated table drops a resent block by the hash of its rows. A server's exception is not
+// retried; a block not inserted goes to OnError and Stats and fails the next Flush or Close.
+func NewInserter(db *sql.DB, query string, cfg InserterConfig) (*Inserter, error) {
+	ctx := context.Background()
+	var names, types []string
+	var tokens bool
+	if err := withRaw(ctx, db, func(c Conn) error {
+		b, err := c.PrepareBatch(ctx, query)
+		if err != nil {
+			return err
+		}
+		defer b.Abort()
+		for i := range b.NumColumns() {
+			names, types = append(names, b.Name(i)), append(types, b.Block().Type(i))
+		}
+		si := c.ServerInfo()
+		tokens = si.Major > 22 || si.Major == 22 && si.Minor >= 2
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	set := ingest.Settings(cfg.Settings, cfg.Async, cfg.AsyncNoWait, tokens)
+	in := &Inserter{db: db, query: query}
+	in.ctx = func(ctx context.Context, token string) context.Context {
+		if set != nil {
+			ctx = WithSettings(ctx, set)
+		}
+		if tokens {
+			ctx = WithDeduplicationToken(ctx, token)
+		}
+		return ctx
+	}
+	var err error
+	in.e, err = ingest.New(names, types, ingest.Config{MaxRows: cfg.MaxRows, MaxBytes: cfg.MaxBytes,
+		MaxDelay: cfg.MaxDelay, Senders: cfg.Senders, InFlight: cfg.InFlight, Lanes: cfg.Lanes, NoWait: cfg.NoWait,
+		Retries: cfg.Retries, ID: cfg.ID, OnError: cfg.OnError, Logger: cfg.Logger}, in.send, nil)
+	if err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// send inserts b as one INSERT under token on a connection from the pool, held for that insert
+// only (a connection a failure broke is discarded by the pool).
+func (in *Inserter) send(ctx context.Context, _ int, b *nativeproto.Block, token string) error {
+	return withRaw(ctx, in.db, func(c Conn) error {
+		ictx := in.ctx(ctx, token)
+		batch, err := c.PrepareBatch(ictx, in.query)
+		if err != nil {
+			return err
+		}
+		if err := batch.WriteBlock(b); err != nil {
+			batch.Abort()
+			return err
+		}
+		return batch.SendContext(ictx)
+	})
+}
+
+// Append appends one row, a value per column, converted as Batch.Append converts. It waits
+// while every block is full or in flight (or fails with ErrInserterFull under NoWait) and
+// fails with ErrInserterClosed after Close; a value that does not convert fails this row only.
+func (in *Inserter) Append(ctx context.Context, values ...any) error {
+	return in.e.AppendRow(ctx, values)
+}
+
+// AppendStruct appends *row, a pointer to a struct, mapped to the columns as AppendStruct maps it
+// for a Batch (the mapping is compiled once per struct type).
+func (in *Inserter) AppendStruct(ctx context.Context, row any) error {
+	v := reflect.ValueOf(row)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return fmt.Errorf("chnative: Inserter.AppendStruct of %T: want a non-nil pointer to a struct", row)
+	}
+	t := v.Type().Elem()
+	one := reflect.MakeSlice(reflect.SliceOf(t), 1, 1) // a copy of *row: one allocation a row
+	one.Index(0).Set(v.Elem())
+	return in.e.AppendWith(ctx, func(blk *nativeproto.Block) (int, error) {
+		key := planKey{t, blk.Column(0)} // a plan per block: a plan follows its block's columns
+		p, ok := in.plans.Load(key)
+		if !ok {
+			plan, err := structmap.PlanAppend(t, blk)
+			if err != nil {
+				return 0, err
+			}
+			p, _ = in.plans.LoadOrStore(key, plan)
+		}
+		if err := structmap.AppendValues(p.(*structAppendPlan), blk, one); err != nil {
+			return 0, fieldColumnError(blk, blk.Rows(), err)
+		}
+		return 1, nil
+	})
+}
+
+// Flush sends what is buffered and waits for the server; it returns the failures since the
+// last Flush (each an *InserterBlockError, joined).
+func (in *Inserter) Flush(ctx context.Context) error { return in.e.Flush(ctx) }
+
+// Close flushes and stops the senders; Append fails afterwards. When ctx ends first, the
+// blocks not yet sent fail (OnError, Stats, the error returned).
+func (in *Inserter) Close(ctx context.Context) error { return in.e.Close(ctx) }
+
+// Stats returns the counters so far.
+func (in *Inserter) Stats() InserterStats { return in.e.Stats() }

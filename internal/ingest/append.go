@@ -1,0 +1,176 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/chconn"
+	"github.com/chnative/chnative/nativeproto"
+)
+
+// AppendRow appends one row, a value per column converted as columns.Append does. A value that
+// does not convert fails the row only (a *chconn.ColumnError); the block keeps the rows before.
+func (e *Engine) AppendRow(ctx context.Context, vals []any) error {
+	l := e.lane()
+	defer e.release(l)
+	cur, err := e.current(ctx, l)
+	if err != nil {
+		return err
+	}
+	b := cur.b
+	if len(vals) != b.NumColumns() {
+		return fmt.Errorf("chnative: inserter of %d columns got %d values", b.NumColumns(), len(vals))
+	}
+	n := b.Rows()
+	for i, v := range vals {
+		if err := columns.Append(b.Column(i), v); err != nil {
+			for j := range i {
+				b.Column(j).Truncate(n)
+			}
+			return &chconn.ColumnError{Column: b.Name(i), Type: b.Type(i), Row: n, Err: err}
+		}
+	}
+	e.added(l, cur, 1)
+	return nil
+}
+
+// AppendWith appends rows with fill, which adds the same number of rows to every column of the
+// block it is given and returns how many (or an error, having added none). It runs under a
+// lane's lock: it must not call the engine.
+func (e *Engine) AppendWith(ctx context.Context, fill func(*nativeproto.Block) (int, error)) error {
+	l := e.lane()
+	defer e.release(l)
+	cur, err := e.current(ctx, l)
+	if err != nil {
+		return err
+	}
+	n, err := fill(cur.b)
+	if n > 0 {
+		e.added(l, cur, n)
+	}
+	return err
+}
+
+// lane returns a lane, locked. Lanes are handed out through a sync.Pool, whose cache is per
+// processor: a core keeps appending into the same lane, whose lock and block stay in its cache
+// (a lane taken at random from any core was most of an append's cost in cache-line transfers).
+func (e *Engine) lane() *lane {
+	l := e.pool.Get().(*lane)
+	l.mu.Lock()
+	return l
+}
+
+// release unlocks l and gives it back to the pool.
+func (e *Engine) release(l *lane) {
+	l.mu.Unlock()
+	e.pool.Put(l)
+}
+
+// current returns l's open block (l.mu held), taking a free one, or allocating one while fewer
+// than Lanes+InFlight exist; else it waits, with l.mu released, for one to be freed.
+func (e *Engine) current(ctx context.Context, l *lane) (*block, error) {
+	for {
+		if e.closed.Load() {
+			return nil, ErrClosed
+		}
+		if l.cur != nil {
+			return l.cur, nil
+		}
+		e.mu.Lock()
+		var cur *block
+		switch {
+		case len(e.free) > 0:
+			cur = e.free[len(e.free)-1]
+			e.free = e.free[:len(e.free)-1]
+		case e.made < e.cfg.Lanes+e.cfg.InFlight:
+			b, err := e.newBlock()
+			if err != nil {
+				e.mu.Unlock()
+				return nil, err
+			}
+			e.made++
+			cur = b
+		case e.cfg.NoWait:
+			e.mu.Unlock()
+			return nil, ErrFull
+		}
+		if cur != nil {
+			e.mu.Unlock()
+			cur.gen++
+			cur.checkAt = 1
+			l.cur, l.openBytes = cur, 0
+			return cur, nil
+		}
+		ch := e.changed
+		e.mu.Unlock()
+		l.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			l.mu.Lock()
+			return nil, fmt.Errorf("chnative: inserter full, waiting for a block to be sent: %w", ctx.Err())
+		}
+		l.mu.Lock()
+	}
+}
+
+// added accounts n rows appended to cur, l's open block (l.mu held), and seals it when due.
+func (e *Engine) added(l *lane, cur *block, n int) {
+	l.rows += int64(n)
+	rows := cur.b.Rows()
+	if rows == n { // its first rows: its age starts
+		gen := cur.gen
+		cur.timer = time.AfterFunc(e.cfg.MaxDelay, func() { e.expire(l, cur, gen) })
+	}
+	if rows >= e.cfg.MaxRows {
+		e.seal(l)
+		return
+	}
+	if rows < cur.checkAt {
+		return
+	}
+	limit := e.cfg.MaxBytes
+	l.openBytes = cur.b.DataBytes(limit)
+	if l.openBytes >= limit {
+		e.seal(l)
+		return
+	}
+	// Measure again about halfway to the limit at this width (as chconn's Insert.Room does).
+	perRow := max(l.openBytes/int64(rows), 1)
+	cur.checkAt = rows + int(min(int64(e.cfg.MaxRows), (limit-l.openBytes)/perRow/2+1))
+}
+
+// expire seals cur when MaxDelay passed since its first rows and it was not sealed meanwhile.
+func (e *Engine) expire(l *lane, cur *block, gen uint64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cur == cur && cur.gen == gen {
+		e.seal(l)
+	}
+}
+
+// seal hands l's open block, if it has rows, to the senders (l.mu held).
+func (e *Engine) seal(l *lane) {
+	cur := l.cur
+	if cur == nil || cur.b.Rows() == 0 {
+		return
+	}
+	l.cur, l.openBytes = nil, 0
+	if cur.timer != nil {
+		cur.timer.Stop()
+		cur.timer = nil
+	}
+	cur.bytes = cur.b.DataBytes(1 << 62)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.stats.BufferedBytes += cur.bytes
+	e.stats.BufferedRows += int64(cur.b.Rows())
+	e.stats.AppendedBytes += cur.bytes
+	e.stats.Blocks++
+	e.seq++
+	cur.seq = e.seq
+	e.pending[cur.seq] = true
+	e.queue <- cur // never waits: the queue holds every block
+}

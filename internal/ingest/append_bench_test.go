@@ -1,0 +1,41 @@
+package ingest
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chnative/chnative/nativeproto"
+)
+
+// BenchmarkAppendRow is the engine's cost per row from 1 and 16 goroutines (the send is a no-op:
+// the appends alone, lock included).
+func BenchmarkAppendRow(b *testing.B) {
+	for _, g := range []int{1, 16} {
+		b.Run(map[int]string{1: "1", 16: "16"}[g], func(b *testing.B) {
+			e, err := New([]string{"id", "ts", "s"}, []string{"UInt64", "DateTime64(3)", "String"},
+				Config{MaxRows: 100_000}, func(context.Context, int, *nativeproto.Block, string) error { return nil }, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer e.Close(context.Background())
+			ctx := context.Background()
+			ts := time.Unix(1, 0)
+			per := b.N/g + 1
+			b.ResetTimer()
+			var wg sync.WaitGroup
+			for range g {
+				wg.Go(func() {
+					for i := range per {
+						if err := e.AppendRow(ctx, []any{uint64(i), ts, "payload"}); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+		})
+	}
+}
