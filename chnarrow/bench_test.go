@@ -26,7 +26,8 @@ import (
 // read and written with arrow-go's IPC reader and writer) on the 26.7 server, on benchRows rows
 // of the five columns below (BENCH_ROWS, default 10M). Each reports wall time and the client
 // process's CPU time (user + system, getrusage: the server is another process) per row, and
-// allocations and bytes per row. The raw output of a run is in bench/results.txt.
+// allocations and bytes per row. `make bench` runs them (its Arrow step) into
+// conformance/bench/results/arrow.txt and BENCHMARKS.md.
 
 const benchColumns = "u UInt64, s String, f Float64, ts DateTime64(3, 'UTC'), n Nullable(Int32)"
 

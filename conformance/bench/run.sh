@@ -36,6 +36,9 @@
 #   BENCH_INSERTER=0   skip the inserter step (with a 26.7 server and no BENCH_FILTER, BenchmarkInserter and
 #                      BenchmarkInserterAsyncLatency run once per round, -benchtime 1x, 16 goroutines x 1M events
 #                      an op (BENCH_INSERTER_ROWS per goroutine), into results/inserter.txt: the Ingestion section)
+#   BENCH_ARROW=0      skip the Arrow step (with a 26.7 server and no BENCH_FILTER, chnarrow's BenchmarkArrowQuery
+#                      and BenchmarkArrowInsert, -benchtime 1x -count BENCH_COUNT, BENCH_ARROW_ROWS rows (default
+#                      10M), into results/arrow.txt: the Arrow section)
 #   GO127=0            skip the Go 1.27 pass (the database/sql row arms of ReadU64, ReadUSF and ReadMixed on the
 #                      fake server, run again with GOTOOLCHAIN=$GO127_TOOLCHAIN, default go1.27.3, where
 #                      database/sql uses RowsColumnScanner); also skipped when BENCH_FILTER is set
@@ -169,6 +172,18 @@ if [[ "$measure" == 1 ]]; then
 			echo "load: $(load)"
 		} >"$here/results/inserter.txt" || echo "inserter: failed, see results/inserter.txt" >&2
 	fi
+	if [[ "${BENCH_ARROW:-1}" != 0 && -n "${CHNATIVE_MODERN_DSN:-}" && "${BENCH_NO_REAL:-}" != "1" &&
+		"${BENCH_NO_MODERN:-}" != "1" && -z "${BENCH_FILTER:-}" && -f "$root/chnarrow/go.mod" ]]; then
+		echo "arrow: (cd chnarrow && BENCH_ROWS=${BENCH_ARROW_ROWS:-10000000} go test -bench '^BenchmarkArrow' -benchtime 1x -count $count) > results/arrow.txt" >&2
+		{
+			echo "revision: $(revision)"
+			echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+			echo "load: $(load)"
+			(cd "$root/chnarrow" && BENCH_ROWS="${BENCH_ARROW_ROWS:-10000000}" go test -run '^$' -bench '^BenchmarkArrow' \
+				-benchtime 1x -count "$count" -timeout 60m . 2>&1)
+			echo "load: $(load)"
+		} >"$here/results/arrow.txt" || echo "arrow: failed, see results/arrow.txt" >&2
+	fi
 	if [[ -n "${CHNATIVE_MODERN_DSN:-}" && "${BENCH_NO_REAL:-}" != "1" && "${BENCH_NO_MODERN:-}" != "1" && -z "${BENCH_FILTER:-}" ]]; then
 		# Memory beside time: the heap an idle connection keeps and the peak heap per tier, for
 		# the three clients on the 26.7 server (conformance/memory).
@@ -219,6 +234,9 @@ if [[ "${BENCH_NO_REPORT:-}" != "1" ]]; then
 	fi
 	if [[ -s "$here/results/inserter.txt" ]]; then
 		modernargs+=(-inserter "$here/results/inserter.txt")
+	fi
+	if [[ -s "$here/results/arrow.txt" ]]; then
+		modernargs+=(-arrow "$here/results/arrow.txt")
 	fi
 	if [[ -n "$modern_in" ]]; then
 		modernargs+=(-modern-in "$modern_in" -modern-name "${modern_in#"$root"/}")

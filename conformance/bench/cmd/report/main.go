@@ -55,6 +55,7 @@ func main() {
 	note := flag.String("note", "", "markdown shown under the header: what a reader must know about these results (results/note.md)")
 	memory := flag.String("memory", "", "output of conformance/memory's go test -v (results/memory.txt): its tables become the Memory section")
 	inserter := flag.String("inserter", "", "output of run.sh's inserter step (results/inserter.txt): the Ingestion section")
+	arrow := flag.String("arrow", "", "output of run.sh's Arrow step (results/arrow.txt): the Arrow section")
 	flag.Parse()
 
 	f, err := os.Open(*in)
@@ -156,6 +157,13 @@ func main() {
 			fail(err)
 		}
 		md.WriteString(inserterSection(string(b)))
+	}
+	if *arrow != "" {
+		b, err := os.ReadFile(*arrow)
+		if err != nil {
+			fail(err)
+		}
+		md.WriteString(arrowSection(string(b)))
 	}
 	if err := os.WriteFile(*out, []byte(md.String()), 0o644); err != nil {
 		fail(err)
