@@ -109,10 +109,17 @@ func QuerySQLConn(ctx context.Context, conn *sql.Conn, query string, args ...any
 	select {
 	case inner = <-start:
 	case err := <-finished:
-		if err == nil {
-			err = errors.New("chnarrow: the query ended before its result")
+		// A short result can finish before this select runs, with its reader already sent:
+		// take the reader then, and keep the callback's end for close.
+		select {
+		case inner = <-start:
+			finished <- err
+		default:
+			if err == nil {
+				err = errors.New("chnarrow: the query ended before its result")
+			}
+			return nil, err
 		}
-		return nil, err
 	}
 	r := &Reader{schema: inner.schema}
 	r.refs.Store(1)
