@@ -350,6 +350,12 @@ run_go() {
 }
 
 # in_dir DIR CMD...: runs CMD in DIR.
+# arrow_bench_smoke runs chnarrow's benchmarks once on a small result (CI checks they still run;
+# make bench measures them at full size).
+arrow_bench_smoke() {
+	(cd chnarrow && BENCH_ROWS=1000 gotest -count=1 -run '^$' -bench . -benchtime 1x .)
+}
+
 in_dir() {
 	local dir="$1"
 	shift
@@ -414,7 +420,7 @@ check gotest -tags purego -count=1 -timeout "${GOTEST_TIMEOUT:-30m}" ${GOTEST_FL
 bench_smoke() {
 	local filter="$1" out rc=0
 	out="$(mktemp)"
-	(cd conformance && BENCH_SCALE=1000 gotest -count=1 -run '^$' -bench "$filter" -benchtime 1x \
+	(cd conformance && BENCH_SCALE=1000 BENCH_INSERTER=1 gotest -count=1 -run '^$' -bench "$filter" -benchtime 1x \
 		-timeout 20m ./bench/ | tee "$out") || rc=1
 	if ! grep -q '^Benchmark.*ns/row' "$out"; then
 		echo "test.sh: no benchmark results" >&2
@@ -442,6 +448,10 @@ if [[ -f conformance/bench/run.sh ]]; then
 	check bench_smoke .
 	step "bench-compare of HEAD and the working tree (one arm, two samples each)"
 	check bench_compare
+fi
+if [[ -f chnarrow/go.mod ]]; then
+	step "Arrow benchmarks once (chnarrow, ClickHouse 26.7, 1000 rows)"
+	check arrow_bench_smoke
 fi
 if [[ -d conformance/codecs ]]; then
 	step "codec candidates once (conformance/codecs)"
