@@ -39,6 +39,8 @@
 #   BENCH_ARROW=0      skip the Arrow step (with a 26.7 server and no BENCH_FILTER, chnarrow's BenchmarkArrowQuery
 #                      and BenchmarkArrowInsert, -benchtime 1x -count BENCH_COUNT, BENCH_ARROW_ROWS rows (default
 #                      10M), into results/arrow.txt: the Arrow section)
+#   BENCH_QBIT=0       skip the QBit kernels step (no BENCH_FILTER: go test -bench . -count BENCH_COUNT ./qbit
+#                      into results/qbit.txt: the QBit kernels section)
 #   GO127=0            skip the Go 1.27 pass (the database/sql row arms of ReadU64, ReadUSF and ReadMixed on the
 #                      fake server, run again with GOTOOLCHAIN=$GO127_TOOLCHAIN, default go1.27.3, where
 #                      database/sql uses RowsColumnScanner); also skipped when BENCH_FILTER is set
@@ -172,6 +174,16 @@ if [[ "$measure" == 1 ]]; then
 			echo "load: $(load)"
 		} >"$here/results/inserter.txt" || echo "inserter: failed, see results/inserter.txt" >&2
 	fi
+	if [[ "${BENCH_QBIT:-1}" != 0 && -z "${BENCH_FILTER:-}" ]]; then
+		echo "qbit kernels: go test -bench . -count $count ./qbit > results/qbit.txt" >&2
+		{
+			echo "revision: $(revision)"
+			echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+			echo "load: $(load)"
+			(cd "$root" && go test -run '^$' -bench . -count "$count" ./qbit 2>&1)
+			echo "load: $(load)"
+		} >"$here/results/qbit.txt" || echo "qbit kernels: failed, see results/qbit.txt" >&2
+	fi
 	if [[ "${BENCH_ARROW:-1}" != 0 && -n "${CHNATIVE_MODERN_DSN:-}" && "${BENCH_NO_REAL:-}" != "1" &&
 		"${BENCH_NO_MODERN:-}" != "1" && -z "${BENCH_FILTER:-}" && -f "$root/chnarrow/go.mod" ]]; then
 		echo "arrow: (cd chnarrow && BENCH_ROWS=${BENCH_ARROW_ROWS:-10000000} go test -bench '^BenchmarkArrow' -benchtime 1x -count $count) > results/arrow.txt" >&2
@@ -234,6 +246,9 @@ if [[ "${BENCH_NO_REPORT:-}" != "1" ]]; then
 	fi
 	if [[ -s "$here/results/inserter.txt" ]]; then
 		modernargs+=(-inserter "$here/results/inserter.txt")
+	fi
+	if [[ -s "$here/results/qbit.txt" ]]; then
+		modernargs+=(-qbit "$here/results/qbit.txt")
 	fi
 	if [[ -s "$here/results/arrow.txt" ]]; then
 		modernargs+=(-arrow "$here/results/arrow.txt")

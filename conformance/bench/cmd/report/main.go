@@ -55,6 +55,7 @@ func main() {
 	note := flag.String("note", "", "markdown shown under the header: what a reader must know about these results (results/note.md)")
 	memory := flag.String("memory", "", "output of conformance/memory's go test -v (results/memory.txt): its tables become the Memory section")
 	inserter := flag.String("inserter", "", "output of run.sh's inserter step (results/inserter.txt): the Ingestion section")
+	qbitKernels := flag.String("qbit", "", "output of run.sh's QBit kernels step (results/qbit.txt): the QBit kernels section")
 	arrow := flag.String("arrow", "", "output of run.sh's Arrow step (results/arrow.txt): the Arrow section")
 	flag.Parse()
 
@@ -157,6 +158,13 @@ func main() {
 			fail(err)
 		}
 		md.WriteString(inserterSection(string(b)))
+	}
+	if *qbitKernels != "" {
+		b, err := os.ReadFile(*qbitKernels)
+		if err != nil {
+			fail(err)
+		}
+		md.WriteString(qbitKernelsSection(string(b)))
 	}
 	if *arrow != "" {
 		b, err := os.ReadFile(*arrow)
