@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 )
 
@@ -12,46 +11,8 @@ import (
 // and client CPU per row and allocations per row, and chnarrow's ratios to the HTTP
 // FORMAT ArrowStream arms, with the Query targets of issue 40 judged against the fastest of them.
 func arrowSection(out string) string {
-	type arm struct{ nsRow, cpuRow, allocs, bytes []float64 }
-	arms := map[string]*arm{}
-	var order, head []string
-	re := regexp.MustCompile(`^BenchmarkArrow(Query|Insert)/(\S+?)(-\d+)?\s+\d+\s+(.*)$`)
-	for _, line := range strings.Split(out, "\n") {
-		t := strings.TrimSpace(line)
-		for _, p := range []string{"revision: ", "date: ", "load: ", "# "} {
-			if strings.HasPrefix(t, p) {
-				head = append(head, strings.TrimPrefix(t, "# "))
-			}
-		}
-		m := re.FindStringSubmatch(t)
-		if m == nil {
-			continue
-		}
-		name := m[1] + "/" + m[2]
-		a := arms[name]
-		if a == nil {
-			a = &arm{}
-			arms[name] = a
-			order = append(order, name)
-		}
-		f := strings.Fields(m[4])
-		for k := 0; k+1 < len(f); k += 2 {
-			v, err := strconv.ParseFloat(f[k], 64)
-			if err != nil {
-				continue
-			}
-			switch f[k+1] {
-			case "ns/row":
-				a.nsRow = append(a.nsRow, v)
-			case "cpu-ns/row":
-				a.cpuRow = append(a.cpuRow, v)
-			case "allocs/row":
-				a.allocs = append(a.allocs, v)
-			case "B/row":
-				a.bytes = append(a.bytes, v)
-			}
-		}
-	}
+	run := parseStep(out, regexp.MustCompile(`^BenchmarkArrow((?:Query|Insert)/\S+?)(?:-\d+)?\s+\d+\s+(.*)$`), true)
+	arms, order := run.arms, run.order
 	var b strings.Builder
 	b.WriteString("## Arrow (chnarrow)\n\nFrom `chnarrow` (`BENCH_ROWS=10000000 go test -bench '^BenchmarkArrow' -benchtime 1x`, results/arrow.txt)" +
 		" on the 26.7 server: 10M rows of (UInt64, String, Float64, DateTime64(3), Nullable(Int32)) read as Arrow records by `chnarrow.Query`" +
@@ -65,22 +26,22 @@ func arrowSection(out string) string {
 	b.WriteString("| arm | ns/row | client CPU ns/row | allocs/row | B/row |\n|---|--:|--:|--:|--:|\n")
 	for _, name := range order {
 		a := arms[name]
-		fmt.Fprintf(&b, "| %s | %.1f | %.1f | %.2g | %.3g |\n", name, median(a.nsRow), median(a.cpuRow), median(a.allocs), median(a.bytes))
+		fmt.Fprintf(&b, "| %s | %.1f | %.1f | %.2g | %.3g |\n", name, median(a["ns/row"]), median(a["cpu-ns/row"]), median(a["allocs/row"]), median(a["B/row"]))
 	}
 	b.WriteString("\n| target | measured | verdict |\n|---|--:|---|\n")
 	for _, op := range []string{"Query", "Insert"} {
 		own := arms[op+"/chnarrow"]
-		var http *arm
+		var http map[string][]float64
 		var httpName string
 		for _, name := range order {
-			if a := arms[name]; strings.HasPrefix(name, op+"/http-") && (http == nil || median(a.cpuRow) < median(http.cpuRow)) {
+			if a := arms[name]; strings.HasPrefix(name, op+"/http-") && (http == nil || median(a["cpu-ns/row"]) < median(http["cpu-ns/row"])) {
 				http, httpName = a, name
 			}
 		}
 		if own == nil || http == nil {
 			continue
 		}
-		cpu, wall := median(own.cpuRow)/median(http.cpuRow), median(own.nsRow)/median(http.nsRow)
+		cpu, wall := median(own["cpu-ns/row"])/median(http["cpu-ns/row"]), median(own["ns/row"])/median(http["ns/row"])
 		if op == "Query" {
 			fmt.Fprintf(&b, "| chnarrow.Query client CPU <= 0.5x %s | %.2fx | %s |\n", httpName, cpu, verdict(cpu <= 0.5))
 			fmt.Fprintf(&b, "| chnarrow.Query wall <= 1.0x %s | %.2fx | %s |\n", httpName, wall, verdict(wall <= 1.0))
@@ -89,10 +50,7 @@ func arrowSection(out string) string {
 		fmt.Fprintf(&b, "| chnarrow.Insert client CPU vs %s (no target) | %.2fx | measured |\n", httpName, cpu)
 		fmt.Fprintf(&b, "| chnarrow.Insert wall vs %s (no target) | %.2fx | measured |\n", httpName, wall)
 	}
-	if len(head) > 0 {
-		b.WriteString("\nRun: " + strings.Join(head, "; ") + ".\n")
-	}
-	b.WriteString("\n")
+	b.WriteString(run.runLine() + "\n")
 	return b.String()
 }
 

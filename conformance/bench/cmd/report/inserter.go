@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 )
 
@@ -13,48 +12,8 @@ import (
 // Inserter arms' ratios to clickhouse-go's batch pattern against the targets of issue 38, and
 // the latency of one insert synchronously and with the server's async buffering.
 func inserterSection(out string) string {
-	type arm struct{ nsRow, cpuRow, heap, rowsS, msInsert, queued []float64 }
-	arms := map[string]*arm{}
-	var order, head []string
-	re := regexp.MustCompile(`^Benchmark(InserterAsyncLatency|Inserter)/(\S+?)(-\d+)?\s+\d+\s+(.*)$`)
-	for _, line := range strings.Split(out, "\n") {
-		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "revision: ") || strings.HasPrefix(t, "date: ") || strings.HasPrefix(t, "load: ") {
-			head = append(head, t) // the load before and after
-		}
-		m := re.FindStringSubmatch(t)
-		if m == nil {
-			continue
-		}
-		name := m[1] + "/" + m[2]
-		a := arms[name]
-		if a == nil {
-			a = &arm{}
-			arms[name] = a
-			order = append(order, name)
-		}
-		f := strings.Fields(m[4])
-		for k := 0; k+1 < len(f); k += 2 {
-			v, err := strconv.ParseFloat(f[k], 64)
-			if err != nil {
-				continue
-			}
-			switch f[k+1] {
-			case "ms/insert":
-				a.msInsert = append(a.msInsert, v)
-			case "queued/insert":
-				a.queued = append(a.queued, v)
-			case "ns/row":
-				a.nsRow = append(a.nsRow, v)
-			case "cpu-ns/row":
-				a.cpuRow = append(a.cpuRow, v)
-			case "peak-heap-MiB":
-				a.heap = append(a.heap, v)
-			case "rows/s":
-				a.rowsS = append(a.rowsS, v)
-			}
-		}
-	}
+	run := parseStep(out, regexp.MustCompile(`^Benchmark((?:InserterAsyncLatency|Inserter)/\S+?)(?:-\d+)?\s+\d+\s+(.*)$`), false)
+	arms, order := run.arms, run.order
 	var b strings.Builder
 	b.WriteString("## Ingestion (Inserter)\n\nFrom `conformance/bench` (`BENCH_INSERTER=1 go test -bench 'BenchmarkInserter' -benchtime 1x`, results/inserter.txt)" +
 		" on the 26.7 server: 16 goroutines each write events (UInt64, DateTime64(3), LowCardinality(String), String of 100 bytes, Float64)" +
@@ -71,14 +30,14 @@ func inserterSection(out string) string {
 			continue
 		}
 		a := arms[name]
-		row := fmt.Sprintf("| %s | %.0f | %.0f | %.1f |", engineArm, median(a.rowsS), median(a.cpuRow), median(a.heap))
+		row := fmt.Sprintf("| %s | %.0f | %.0f | %.1f |", engineArm, median(a["rows/s"]), median(a["cpu-ns/row"]), median(a["peak-heap-MiB"]))
 		engine, client, _ := strings.Cut(engineArm, "/")
 		cg := arms["Inserter/"+engine+"/clickhouse-go-batch"]
-		if cg == nil || client == "clickhouse-go-batch" || len(cg.nsRow) == 0 {
+		if cg == nil || client == "clickhouse-go-batch" || len(cg["ns/row"]) == 0 {
 			b.WriteString(row + " | | |\n")
 			continue
 		}
-		tp, cpu, heap := median(cg.nsRow)/median(a.nsRow), median(a.cpuRow)/median(cg.cpuRow), median(a.heap)/median(cg.heap)
+		tp, cpu, heap := median(cg["ns/row"])/median(a["ns/row"]), median(a["cpu-ns/row"])/median(cg["cpu-ns/row"]), median(a["peak-heap-MiB"])/median(cg["peak-heap-MiB"])
 		mark := func(ok bool) string {
 			if ok {
 				return "met"
@@ -91,7 +50,7 @@ func inserterSection(out string) string {
 	for _, name := range order {
 		if mode, ok := strings.CutPrefix(name, "InserterAsyncLatency/"); ok {
 			a := arms[name]
-			lat = append(lat, fmt.Sprintf("| %s | %.2f | %.2f |", mode, median(a.msInsert), median(a.queued)))
+			lat = append(lat, fmt.Sprintf("| %s | %.2f | %.2f |", mode, median(a["ms/insert"]), median(a["queued/insert"])))
 		}
 	}
 	if len(lat) > 0 {
@@ -100,8 +59,6 @@ func inserterSection(out string) string {
 			" queued: the inserts the server's async insert queue took, per insert (its AsyncInsertQuery event; 0 where it runs none):\n\n| mode | ms per insert | queued |\n|---|---|---|\n")
 		b.WriteString(strings.Join(lat, "\n") + "\n")
 	}
-	if len(head) > 0 {
-		fmt.Fprintf(&b, "\nRun: %s.\n", strings.Join(head, "; "))
-	}
+	b.WriteString(run.runLine())
 	return b.String() + "\n"
 }
