@@ -25,7 +25,7 @@ import (
 // connect_settings, multi_host) through both drivers on 26.7, with the same DSN, and compare what
 // each printed and whether each failed. The code is ours, written with the same calls, DSN keys,
 // Go types and context options as each example; where an example uses clickhouse-go's context
-// API, the chnative run uses the migration the README's "Migrating from clickhouse-go" table
+// API, the chnative run uses the migration docs/clickhouse-go.md's "Context options" table
 // gives (marked "migrated" below). Values the examples take from time.Now or uuid.New are fixed
 // so that the two runs can be compared.
 

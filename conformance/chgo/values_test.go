@@ -190,7 +190,7 @@ const decimalRounding = "digits past a Decimal column's scale: clickhouse-go tru
 
 // TestClickHouseGoContextOptionsIgnored: chnative does not read clickhouse-go's context options
 // (clickhouse.Context(ctx, clickhouse.WithSettings(...), clickhouse.WithQueryID(...))): the query
-// runs, without them. The README's migration section says so and maps each option.
+// runs, without them. The README says so; docs/clickhouse-go.md maps each option.
 func TestClickHouseGoContextOptionsIgnored(t *testing.T) {
 	chn, chgo := openBoth(t)
 	id := uuid.NewString()

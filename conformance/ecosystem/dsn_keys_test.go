@@ -132,17 +132,17 @@ func TestClickHouseGoDSNKeysAreDriverKeys(t *testing.T) {
 	}
 }
 
-// migrationSection returns the README's "Migrating from clickhouse-go" section.
-func migrationSection(t *testing.T) string {
+// docSection returns the section of doc (under docs/ or the repository's root) headed "## title".
+func docSection(t *testing.T, doc, title string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	b, err := os.ReadFile(filepath.Join("..", "..", doc))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := string(b)
-	i := strings.Index(s, "\n## Migrating from clickhouse-go\n")
+	i := strings.Index(s, "\n## "+title+"\n")
 	if i < 0 {
-		t.Fatal("README has no Migrating from clickhouse-go section")
+		t.Fatalf("%s has no %q section", doc, title)
 	}
 	s = s[i+1:]
 	if j := strings.Index(s[3:], "\n## "); j >= 0 {
@@ -151,7 +151,7 @@ func migrationSection(t *testing.T) string {
 	return s
 }
 
-func TestREADMEMigrationTableIsComplete(t *testing.T) {
+func TestMigrationTablesAreComplete(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "clickhouse-go.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -161,7 +161,10 @@ func TestREADMEMigrationTableIsComplete(t *testing.T) {
 			t.Errorf("docs/clickhouse-go.md does not list clickhouse-go's DSN key %s", key)
 		}
 	}
-	section := migrationSection(t)
+	if !strings.Contains(docSection(t, "README.md", "Migrating from clickhouse-go"), "clickhouse-go's context options: chnative does not read them") {
+		t.Error("the README's migration section does not say first that clickhouse-go's context options are not read")
+	}
+	section := docSection(t, filepath.Join("docs", "clickhouse-go.md"), "Context options")
 	src := clickhouseGoSource(t, "context.go")
 	opts := regexp.MustCompile(`(?m)^func (With\w*)\(.*\) QueryOption \{`).FindAllStringSubmatch(src, -1)
 	if len(opts) < 15 {
@@ -170,7 +173,7 @@ func TestREADMEMigrationTableIsComplete(t *testing.T) {
 	for _, m := range append(opts, []string{"", "Context"}, []string{"", "CustomSetting"}) {
 		if !strings.Contains(section, "`"+m[1]+"(") && !strings.Contains(section, "."+m[1]+"(") &&
 			!strings.Contains(section, "."+m[1]+"{") {
-			t.Errorf("the README's migration table does not list clickhouse-go's %s", m[1])
+			t.Errorf("docs/clickhouse-go.md's context options do not list clickhouse-go's %s", m[1])
 		}
 	}
 }
