@@ -18,6 +18,7 @@ type conn struct {
 	// broke replaces it (native).
 	cc    *chconn.Conn
 	ahead *aheadBoxing // the read-ahead's boxing state, made once and used by one result at a time
+	inTx  bool         // a transaction is open: prepared INSERTs batch their rows until Commit
 }
 
 // aheadBoxing returns the connection's read-ahead boxing state (a new one for rows without a
@@ -54,7 +55,7 @@ func (c *conn) ServerInfo() ServerInfo { return c.native().ServerInfo() }
 // Location returns the session's time zone: the one DateTime values without a time zone in
 // their type are read in. It is the server's (from its Hello) until a SET session_timezone or a
 // TimezoneUpdate from the server changes it (see timezoneUpdate).
-func (c *conn) Location() *time.Location { return c.native().Location() }
+func (c *conn) Location() *time.Location { return c.native().ServerInfo().Location }
 
 // CheckNamedValue accepts every argument as it is: the binder and the columns convert them.
 func (c *conn) CheckNamedValue(nv *driver.NamedValue) error { return nil }
@@ -72,9 +73,10 @@ func (c *conn) Begin() (driver.Tx, error) {
 // BeginTx starts a "transaction": ClickHouse has none, so it only scopes batched prepared inserts,
 // which Commit sends and Rollback cancels.
 func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	if err := c.native().BeginTx(); err != nil {
+	if _, err := c.native().Begin(true); err != nil {
 		return nil, err
 	}
+	c.inTx = true
 	return &tx{c: c}, nil
 }
 
@@ -86,30 +88,23 @@ type tx struct {
 }
 
 // Commit sends the rows of the open insert and finishes it (a Batch is sent by its Send only).
-func (t *tx) Commit() error {
-	if t.done {
-		return ErrClosed
-	}
-	t.done = true
-	return t.c.native().Commit(context.Background())
-}
+func (t *tx) Commit() error { return t.end(true) }
 
 // Rollback cancels the open insert: rows not yet sent are dropped.
-func (t *tx) Rollback() error {
+func (t *tx) Rollback() error { return t.end(false) }
+
+func (t *tx) end(commit bool) error {
 	if t.done {
 		return ErrClosed
 	}
-	t.done = true
-	return t.c.native().Rollback()
+	t.done, t.c.inTx = true, false
+	return t.c.native().EndTx(context.Background(), commit)
 }
 
 // Ping checks the connection (see chconn.Conn.Ping: the first Ping of a connection whose DSN has
 // settings runs a query with them).
 func (c *conn) Ping(ctx context.Context) error {
-	opts, err := c.options(ctx, nil, "SELECT 1")
-	if err != nil {
-		return err
-	}
+	opts := queryOptions(ctx, nil)
 	return c.native().Ping(ctx, opts)
 }
 

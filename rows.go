@@ -12,12 +12,12 @@ import (
 	"github.com/chnative/chnative/nativeproto"
 )
 
-// rows is the database/sql result: a cursor over the blocks of a chconn.Result. Next copies row
-// cur of each column of the current block into dest, boxing a window of rows at a time (see
-// boxing.Boxer); nothing is buffered beyond the current block, which the Result lends until its next
-// block.
+// rows is the database/sql result: a cursor (chconn.Cursor) over the blocks of a chconn.Blocks.
+// Next copies row cur of each column of the current block into dest, boxing a window of rows at
+// a time (see boxing.Boxer); nothing is buffered beyond the current block, which the Blocks lends
+// until its next block.
 type rows struct {
-	res   chconn.Result      // filled in place by chconn.Conn.QueryInto; never copied
+	res   chconn.Blocks      // filled in place by chconn.Conn.ReadBlocks; never copied
 	c     *conn              // for the read-ahead's boxing state; nil for a statement's empty rows
 	block *nativeproto.Block // the current block
 	row   int                // the next row of block to read
@@ -43,13 +43,6 @@ type aheadBoxing struct {
 	pre boxing.Preboxed // what it boxed, handed over with its block
 }
 
-// start positions r, whose result has read its header, before the header block's first row.
-func (r *rows) start() {
-	if b := r.res.Block(); b != nil {
-		r.setBlock(b)
-	}
-}
-
 // setBlock makes b the current block, from its first row.
 func (r *rows) setBlock(b *nativeproto.Block) {
 	r.block = b
@@ -59,8 +52,21 @@ func (r *rows) setBlock(b *nativeproto.Block) {
 	r.row = 0
 }
 
-// WorkAhead is the read-ahead's work (chconn.AheadWork) when the caller reads through Next: box
-// the next block's first windows on the read-ahead's goroutine.
+// Moved makes b, the block the Blocks moved to, the current block (chconn.Cursor), with the
+// windows the read-ahead boxed when it did (ahead); the read-ahead of the next block boxes its
+// first windows when the caller reads through Next.
+func (r *rows) Moved(b *nativeproto.Block, ahead bool) bool {
+	r.setBlock(b)
+	r.pre.Reset()
+	if ahead && r.ahead != nil {
+		// The read-ahead boxed b's first windows; the next one reuses the slices of these.
+		r.pre, r.ahead.pre = r.ahead.pre, r.pre
+	}
+	return r.usesNext
+}
+
+// WorkAhead is the read-ahead's work (chconn.Cursor) when the caller reads through Next: box the
+// next block's first windows on the read-ahead's goroutine.
 func (r *rows) WorkAhead(b *nativeproto.Block, stop *atomic.Bool) {
 	if r.ahead == nil {
 		r.ahead = r.c.aheadBoxing()
@@ -69,7 +75,7 @@ func (r *rows) WorkAhead(b *nativeproto.Block, stop *atomic.Bool) {
 }
 
 // Columns returns the column names.
-func (r *rows) Columns() []string { return r.res.Names() }
+func (r *rows) Columns() []string { return r.res.Columns() }
 
 // Next copies the next row into dest. The values are boxed a window of rows at a time (see
 // boxing.Boxer); they belong to the caller and are never changed afterwards.
@@ -98,35 +104,21 @@ func (r *rows) Next(dest []driver.Value) error {
 }
 
 // boxFailed ends the result with err, a block the boxing could not rely on: a lie that got past
-// the header check. The connection is closed (chconn.Result.Fail).
+// the header check. The connection is closed (chconn.Blocks.Fail).
 func (r *rows) boxFailed(err error) error {
 	r.box.Reset()
 	r.nrows, r.row = 0, 0
 	return r.res.Fail(err)
 }
 
-// advance moves to the next row, taking the Result's next block when the current one is used
+// advance moves to the next row, taking the next block (Moved) when the current one is used
 // up; r.cur is then the row's index in r.block.
 func (r *rows) advance() error {
-	for r.block == nil || r.row >= r.nrows {
-		b, ahead, err := r.res.Next()
-		if err != nil {
+	if r.row >= r.nrows && !r.res.Next() {
+		if err := r.res.Err(); err != nil {
 			return err
 		}
-		r.setBlock(b)
-		r.pre.Reset()
-		if ahead && r.ahead != nil {
-			// The read-ahead boxed b's first windows; the next one reuses the slices of these.
-			r.pre, r.ahead.pre = r.ahead.pre, r.pre
-		}
-	}
-	if r.row == 0 {
-		// The first row of a block: read the next packet while the caller scans this one.
-		var work chconn.AheadWork
-		if r.usesNext {
-			work = r
-		}
-		r.res.StartAhead(work)
+		return io.EOF
 	}
 	r.cur = r.row
 	r.row++
@@ -140,10 +132,8 @@ func (r *rows) Close() error {
 	return r.res.Close()
 }
 
-// HasNextResultSet reports whether Totals or Extremes follow.
-func (r *rows) HasNextResultSet() bool {
-	return r.res.Ended() && r.nextSet() != nil
-}
+// HasNextResultSet reports whether Totals or Extremes follow, once the result has ended.
+func (r *rows) HasNextResultSet() bool { return r.nextSet() != nil }
 
 // nextSet returns the Totals or Extremes block NextResultSet moves to next, or nil.
 func (r *rows) nextSet() *nativeproto.Block {
@@ -158,9 +148,9 @@ func (r *rows) nextSet() *nativeproto.Block {
 
 // NextResultSet moves to the Totals block, then to the Extremes block.
 func (r *rows) NextResultSet() error {
-	if !r.res.Ended() {
+	if r.nextSet() == nil {
 		// Read to the end to reach the Totals and Extremes packets.
-		dest := make([]driver.Value, len(r.res.Names()))
+		dest := make([]driver.Value, len(r.res.Columns()))
 		for {
 			if err := r.Next(dest); err != nil {
 				if err == io.EOF {
