@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/bind"
 	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/nativeproto"
 )
@@ -140,7 +141,7 @@ func (c *conn) QueryBlocks(ctx context.Context, query string, args ...any) (*Blo
 	if err != nil {
 		return nil, err
 	}
-	body, params, err := bindQuery(query, namedValues(args), rev)
+	body, params, err := bind.Query(query, namedValues(args), rev)
 	if err != nil {
 		return nil, err
 	}

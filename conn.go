@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"time"
 
+	"github.com/chnative/chnative/internal/boxing"
 	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/nativeproto"
 )
@@ -17,19 +18,19 @@ type conn struct {
 	// cc is the native connection; a read retried or an insert resumed on a new one after it
 	// broke replaces it (native).
 	cc    *chconn.Conn
-	ahead *aheadBoxing // the read-ahead's boxing state, made once and used by one result at a time
-	inTx  bool         // a transaction is open: prepared INSERTs batch their rows until Commit
+	ahead *boxing.Ahead // the read-ahead's boxing state, made once and used by one result at a time
+	inTx  bool          // a transaction is open: prepared INSERTs batch their rows until Commit
 }
 
 // aheadBoxing returns the connection's read-ahead boxing state (a new one for rows without a
 // connection, c nil). It is called by the read-ahead goroutine of the connection's one open
 // result, while the caller's goroutine does not touch it.
-func (c *conn) aheadBoxing() *aheadBoxing {
+func (c *conn) aheadBoxing() *boxing.Ahead {
 	if c == nil {
-		return new(aheadBoxing)
+		return new(boxing.Ahead)
 	}
 	if c.ahead == nil {
-		c.ahead = new(aheadBoxing)
+		c.ahead = new(boxing.Ahead)
 	}
 	return c.ahead
 }

@@ -15,7 +15,7 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	if err != nil {
 		return nil, err
 	}
-	body, params, err := bindQuery(query, args, rev)
+	body, params, err := bind.Query(query, args, rev)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 			}
 		}
 	}
-	body, params, err := bindQuery(query, args, rev)
+	body, params, err := bind.Query(query, args, rev)
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,7 @@ type rows struct {
 	cur   int                // the current row, after advance
 	nrows int                // rows of block
 
-	sets     int8 // NextResultSet: 1 after moving to Totals, 2 after moving to Extremes
+	sets     int8 // NextResultSet: the result sets after the data moved to (Totals, Extremes)
 	usesNext bool // the caller reads through Next (see ahead)
 
 	box  boxing.Boxer       // values boxed a window at a time for Next
@@ -32,15 +32,8 @@ type rows struct {
 
 	// Boxing ahead (internal/boxing/prebox.go): the read-ahead of the next block (chconn's) boxes
 	// its first windows too when the caller reads through Next.
-	ahead *aheadBoxing    // the connection's, taken by the first WorkAhead (a one-block result does without)
+	ahead *boxing.Ahead   // the connection's, taken by the first WorkAhead (a one-block result does without)
 	pre   boxing.Preboxed // the current block's windows boxed ahead
-}
-
-// aheadBoxing is the read-ahead goroutine's boxing. Its Boxer's chunks are never shared with the
-// caller's. A connection keeps one for the results it runs one at a time (conn.aheadBoxing).
-type aheadBoxing struct {
-	box boxing.Boxer
-	pre boxing.Preboxed // what it boxed, handed over with its block
 }
 
 // setBlock makes b the current block, from its first row.
@@ -57,11 +50,7 @@ func (r *rows) setBlock(b *nativeproto.Block) {
 // first windows when the caller reads through Next.
 func (r *rows) Moved(b *nativeproto.Block, ahead bool) bool {
 	r.setBlock(b)
-	r.pre.Reset()
-	if ahead && r.ahead != nil {
-		// The read-ahead boxed b's first windows; the next one reuses the slices of these.
-		r.pre, r.ahead.pre = r.ahead.pre, r.pre
-	}
+	r.ahead.Handover(&r.pre, ahead)
 	return r.usesNext
 }
 
@@ -71,7 +60,7 @@ func (r *rows) WorkAhead(b *nativeproto.Block, stop *atomic.Bool) {
 	if r.ahead == nil {
 		r.ahead = r.c.aheadBoxing()
 	}
-	r.ahead.box.BoxAhead(b, stop, &r.ahead.pre)
+	r.ahead.Box(b, stop)
 }
 
 // Columns returns the column names.
@@ -133,22 +122,11 @@ func (r *rows) Close() error {
 }
 
 // HasNextResultSet reports whether Totals or Extremes follow, once the result has ended.
-func (r *rows) HasNextResultSet() bool { return r.nextSet() != nil }
+func (r *rows) HasNextResultSet() bool { return r.res.ResultSet(int(r.sets)+1) != nil }
 
-// nextSet returns the Totals or Extremes block NextResultSet moves to next, or nil.
-func (r *rows) nextSet() *nativeproto.Block {
-	if t := r.res.Totals(); t != nil && r.sets < 1 {
-		return t
-	}
-	if e := r.res.Extremes(); e != nil && r.sets < 2 {
-		return e
-	}
-	return nil
-}
-
-// NextResultSet moves to the Totals block, then to the Extremes block.
+// NextResultSet moves to the Totals block, then to the Extremes block (those the result has).
 func (r *rows) NextResultSet() error {
-	if r.nextSet() == nil {
+	if !r.HasNextResultSet() {
 		// Read to the end to reach the Totals and Extremes packets.
 		dest := make([]driver.Value, len(r.res.Columns()))
 		for {
@@ -160,14 +138,11 @@ func (r *rows) NextResultSet() error {
 			}
 		}
 	}
-	b := r.nextSet()
+	b := r.res.ResultSet(int(r.sets) + 1)
 	if b == nil {
 		return io.EOF
 	}
-	r.sets = 1
-	if b != r.res.Totals() {
-		r.sets = 2
-	}
+	r.sets++
 	r.setBlock(b)
 	return nil
 }
@@ -179,8 +154,13 @@ func (r *rows) column(i int) columns.Column {
 	return nil
 }
 
-// ColumnTypeDatabaseTypeName returns the ClickHouse type name.
-func (r *rows) ColumnTypeDatabaseTypeName(i int) string { return r.res.Types()[i] }
+// ColumnTypeDatabaseTypeName returns the ClickHouse type name (every block has the header's).
+func (r *rows) ColumnTypeDatabaseTypeName(i int) string {
+	if c := r.column(i); c != nil {
+		return c.Type()
+	}
+	return ""
+}
 
 // ColumnTypeScanType returns the Go type of the values Next hands over (columns.SQLScanType: the
 // type clickhouse-go names, or one database/sql fills as well), a pointer to it for Nullable

@@ -77,9 +77,6 @@ func (b *Blocks) Block() *nativeproto.Block { return b.res.Block() }
 // Columns returns the result's column names.
 func (b *Blocks) Columns() []string { return b.res.Names() }
 
-// Types returns the result's column types, as the server wrote them in its header.
-func (b *Blocks) Types() []string { return b.res.Types() }
-
 // Totals returns the WITH TOTALS block once the result has been read to its end, or nil.
 func (b *Blocks) Totals() *nativeproto.Block {
 	if !b.res.Ended() {
@@ -94,6 +91,24 @@ func (b *Blocks) Extremes() *nativeproto.Block {
 		return nil
 	}
 	return b.res.Extremes()
+}
+
+// ResultSet returns the n-th block after the data, from 1, once the result has been read to its
+// end: the Totals and Extremes blocks it has, in that order (so 1 is Extremes when there are no
+// Totals); nil past them, and before the end.
+func (b *Blocks) ResultSet(n int) *nativeproto.Block {
+	if !b.res.Ended() {
+		return nil
+	}
+	for _, s := range [2]*nativeproto.Block{b.res.totals, b.res.extremes} {
+		if s == nil {
+			continue
+		}
+		if n--; n == 0 {
+			return s
+		}
+	}
+	return nil
 }
 
 // Err returns the error that ended Next, if any.
