@@ -22,19 +22,6 @@ type conn struct {
 	inTx  bool          // a transaction is open: prepared INSERTs batch their rows until Commit
 }
 
-// aheadBoxing returns the connection's read-ahead boxing state (a new one for rows without a
-// connection, c nil). It is called by the read-ahead goroutine of the connection's one open
-// result, while the caller's goroutine does not touch it.
-func (c *conn) aheadBoxing() *boxing.Ahead {
-	if c == nil {
-		return new(boxing.Ahead)
-	}
-	if c.ahead == nil {
-		c.ahead = new(boxing.Ahead)
-	}
-	return c.ahead
-}
-
 // native returns the native connection, following its replacement after a read retry or an
 // insert resume (chconn.Conn.Current).
 func (c *conn) native() *chconn.Conn {

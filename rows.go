@@ -58,7 +58,11 @@ func (r *rows) Moved(b *nativeproto.Block, ahead bool) bool {
 // next block's first windows on the read-ahead's goroutine.
 func (r *rows) WorkAhead(b *nativeproto.Block, stop *atomic.Bool) {
 	if r.ahead == nil {
-		r.ahead = r.c.aheadBoxing()
+		// The connection's state, made once, on the goroutine of its one read-ahead running.
+		if r.c.ahead == nil {
+			r.c.ahead = new(boxing.Ahead)
+		}
+		r.ahead = r.c.ahead
 	}
 	r.ahead.Box(b, stop)
 }

@@ -163,13 +163,18 @@ func StreamBlocks[D SQLConn](ctx context.Context, db D, query string, args []any
 		if o := optionsOf(ctx); o != nil && o.BlockSize > 0 {
 			size = o.BlockSize
 		}
-		return sqlblocks.Gather(names, types, size, func(dest []any) (bool, error) {
-			if !r.Next() {
-				return false, r.Err()
-			}
-			return true, r.Scan(dest...)
-		}, fn)
+		return sqlblocks.Gather(names, types, size, scanner(r), fn)
 	})
+}
+
+// scanner reads r a row at a time for internal/sqlblocks.
+func scanner(r *sql.Rows) func(dest []any) (bool, error) {
+	return func(dest []any) (bool, error) {
+		if !r.Next() {
+			return false, r.Err()
+		}
+		return true, r.Scan(dest...)
+	}
 }
 
 // StreamRows runs query and calls fn with each row, as the values the driver returns (with
@@ -201,20 +206,7 @@ func StreamRows[D SQLConn](ctx context.Context, db D, query string, args []any, 
 		if err != nil {
 			return err
 		}
-		row := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range row {
-			ptrs[i] = &row[i]
-		}
-		for r.Next() {
-			if err := r.Scan(ptrs...); err != nil {
-				return err
-			}
-			if err := fn(row); err != nil {
-				return err
-			}
-		}
-		return r.Err()
+		return sqlblocks.Rows(len(cols), scanner(r), fn)
 	})
 }
 

@@ -3,7 +3,6 @@ package chnative
 import (
 	"context"
 	"database/sql/driver"
-	"strings"
 
 	"github.com/chnative/chnative/internal/bind"
 	"github.com/chnative/chnative/internal/chconn"
@@ -36,12 +35,7 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 	if _, err := c.native().Begin(false); err != nil {
 		return nil, err
 	}
-	s := &stmt{c: c, query: query}
-	if tail, ok := sqltext.InsertValuesData(query); ok && strings.TrimSpace(strings.TrimRight(tail, "; \t\r\n")) != "" {
-		if tuples, _, ok := sqltext.PlaceholderRows(tail); !ok || tuples > 1 {
-			s.valuesTail = tail
-		}
-	}
+	s := &stmt{c: c, query: query, valuesTail: bind.MappedValues(query)}
 	if sqltext.InsertWantsData(query) && (!sqltext.HasPlaceholders(query) || c.inTx) {
 		s.insert = true
 		if c.inTx {

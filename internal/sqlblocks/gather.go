@@ -1,6 +1,6 @@
-// Package sqlblocks gathers rows read through database/sql by another driver into blocks of
-// typed columns: StreamBlocks' fallback (the root's sqlhelpers.go), so that code reading blocks
-// can be unit tested with go-sqlmock. It sees the rows only through a scan function: nothing
+// Package sqlblocks reads the rows of another driver through database/sql for the root's
+// helpers (sqlhelpers.go): StreamBlocks' fallback gathers them into blocks of typed columns, so
+// that code reading blocks can be unit tested with go-sqlmock, and StreamRows' hands them over. It sees the rows only through a scan function: nothing
 // below the root imports database/sql.
 package sqlblocks
 
@@ -25,10 +25,7 @@ func Gather(names, types []string, size int, next func(dest []any) (bool, error)
 		}
 		block.Add(names[i], col)
 	}
-	vals, ptrs := make([]any, len(types)), make([]any, len(types))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
+	vals, ptrs := scanRow(len(types))
 	for row := 0; ; row++ {
 		ok, err := next(ptrs)
 		if err != nil {
@@ -53,4 +50,27 @@ func Gather(names, types []string, size int, next func(dest []any) (bool, error)
 		return fn(block)
 	}
 	return nil
+}
+
+// Rows reads rows with next (as Gather's) into row, n values reused from row to row, and calls
+// fn with each: StreamRows' fallback.
+func Rows(n int, next func(dest []any) (bool, error), fn func(row []any) error) error {
+	row, ptrs := scanRow(n)
+	for {
+		if ok, err := next(ptrs); !ok || err != nil {
+			return err
+		}
+		if err := fn(row); err != nil {
+			return err
+		}
+	}
+}
+
+// scanRow returns n values and pointers to them, for sql.Rows.Scan.
+func scanRow(n int) (vals, ptrs []any) {
+	vals, ptrs = make([]any, n), make([]any, n)
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	return vals, ptrs
 }
