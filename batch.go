@@ -131,8 +131,9 @@ func (b *Batch) WriteBlock(blk *nativeproto.Block) error {
 func (b *Batch) Abort() { b.ins.Abort() }
 
 // Blocks is a result read one block of typed columns at a time: Next, Block (valid until the
-// next Next), Columns, Types, Err, Close, and once read to its end Totals and Extremes. Fail ends
-// it for a lie the caller found in a block, closing the connection.
+// next Next), Columns, Err, Close, and once read to its end Totals and Extremes (or ResultSet(n),
+// those it has in turn). Fail ends it for a lie the caller found in a block, closing the
+// connection.
 type Blocks = chconn.Blocks
 
 // QueryBlocks runs a query (see Conn).
