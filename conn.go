@@ -92,8 +92,7 @@ func (t *tx) end(commit bool) error {
 // Ping checks the connection (see chconn.Conn.Ping: the first Ping of a connection whose DSN has
 // settings runs a query with them).
 func (c *conn) Ping(ctx context.Context) error {
-	opts := queryOptions(ctx, nil)
-	return c.native().Ping(ctx, opts)
+	return c.native().Ping(ctx, queryOptions(ctx, nil))
 }
 
 // Close closes the connection. A background drain of a cancelled query ends with it.
