@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/bind"
 	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/nativeproto"
 )
@@ -107,12 +108,7 @@ func (b *Batch) Rows() int { return b.ins.Block().Rows() }
 func (b *Batch) Sent() int { return b.ins.Sent() }
 
 // Flush sends the buffered rows as one block. An error ends the Batch (see Batch).
-func (b *Batch) Flush() error {
-	if b.ins.Done() {
-		return ErrClosed
-	}
-	return b.ins.Flush(b.ctx)
-}
+func (b *Batch) Flush() error { return b.ins.Flush(b.ctx) }
 
 // Send sends the buffered rows and finishes the insert. An error ends the Batch either way: a
 // block that could not be sent drops the buffered rows (*InsertAbortedError), and an exception
@@ -121,12 +117,7 @@ func (b *Batch) Send() error { return b.SendContext(context.Background()) }
 
 // SendContext is Send bounded by ctx: when ctx ends before the server confirms, the insert is
 // cancelled and the connection drained or closed.
-func (b *Batch) SendContext(ctx context.Context) error {
-	if b.ins.Done() {
-		return ErrClosed
-	}
-	return b.ins.Send(ctx)
-}
+func (b *Batch) SendContext(ctx context.Context) error { return b.ins.Send(ctx) }
 
 // WriteBlock sends b, a block of the Batch's columns (the names and types of Block()) filled by
 // the caller, as one block of the insert, and leaves its rows in b, so that it can be sent again
@@ -140,23 +131,27 @@ func (b *Batch) WriteBlock(blk *nativeproto.Block) error {
 func (b *Batch) Abort() { b.ins.Abort() }
 
 // Blocks is a result read one block of typed columns at a time: Next, Block (valid until the
-// next Next), Columns, Err, Close, and once read to its end Totals and Extremes.
+// next Next), Columns, Err, Close, and once read to its end Totals and Extremes (or ResultSet(n),
+// those it has in turn). Fail ends it for a lie the caller found in a block, closing the
+// connection.
 type Blocks = chconn.Blocks
 
 // QueryBlocks runs a query (see Conn).
 func (c *conn) QueryBlocks(ctx context.Context, query string, args ...any) (*Blocks, error) {
-	if err := c.native().Begin(); err != nil {
-		return nil, err
-	}
-	body, params, err := bindQuery(query, namedValues(args), c.native().Revision())
+	rev, err := c.native().Begin(false)
 	if err != nil {
 		return nil, err
 	}
-	opts, err := c.options(ctx, params, body)
+	body, params, err := bind.Query(query, namedValues(args), rev)
 	if err != nil {
 		return nil, err
 	}
-	return c.native().QueryBlocks(ctx, body, opts)
+	opts := queryOptions(ctx, params)
+	b := new(Blocks)
+	if err := c.native().ReadBlocks(ctx, body, opts, b, nil); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // namedValues turns the arguments of QueryBlocks into what database/sql hands the driver:

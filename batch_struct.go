@@ -26,24 +26,12 @@ func AppendStructs[T any](b *Batch, rows []T) error {
 	if err != nil {
 		return err
 	}
-	ins := b.ins
-	done := 0
-	for done < len(rows) {
-		if ins.Done() {
-			return ErrClosed
+	return b.ins.AppendWith(b.ctx, len(rows), func(blk *nativeproto.Block, from, to int) error {
+		if err := structmap.AppendRows(plan, blk, rows[from:to]); err != nil {
+			return fieldColumnError(blk, from, err)
 		}
-		n := min(len(rows)-done, max(ins.Room(), 1))
-		if err := structmap.AppendRows(plan, ins.Block(), rows[done:done+n]); err != nil {
-			return fieldColumnError(ins.Block(), done, err)
-		}
-		done += n
-		if ins.Room() == 0 {
-			if err := ins.Flush(b.ctx); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // AppendStruct appends one row from *row (see AppendStructs).

@@ -4,7 +4,6 @@ import (
 	"database/sql/driver"
 
 	"github.com/chnative/chnative/internal/bind"
-	"github.com/chnative/chnative/nativeproto"
 )
 
 // BindError reports arguments that do not match a query's placeholders or cannot be written as
@@ -21,19 +20,6 @@ type BindError = bind.Error
 // "line 1\nline 2". On servers without query parameters (sql.Named there becomes a CAST literal)
 // the text is unescaped and CAST to the type.
 type ParameterText = bind.ParameterText
-
-// bindQuery binds database/sql arguments into query (see bind.Query): the text to send, and the
-// server-side parameters (nil when none).
-func bindQuery(query string, args []driver.NamedValue, rev nativeproto.Revision) (string, map[string]string, error) {
-	if len(args) == 0 {
-		return query, nil, nil
-	}
-	bargs := make([]bind.Arg, len(args))
-	for i, a := range args {
-		bargs[i] = bind.Arg{Name: a.Name, Ordinal: a.Ordinal, Value: a.Value}
-	}
-	return bind.Query(query, bargs, rev)
-}
 
 // namedValueKey is how bind's VALUES mapping reads a database/sql argument.
 func namedValueKey(a *driver.NamedValue) (string, int) { return a.Name, a.Ordinal }

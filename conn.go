@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"time"
 
+	"github.com/chnative/chnative/internal/boxing"
 	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/nativeproto"
 )
@@ -17,20 +18,8 @@ type conn struct {
 	// cc is the native connection; a read retried or an insert resumed on a new one after it
 	// broke replaces it (native).
 	cc    *chconn.Conn
-	ahead *aheadBoxing // the read-ahead's boxing state, made once and used by one result at a time
-}
-
-// aheadBoxing returns the connection's read-ahead boxing state (a new one for rows without a
-// connection, c nil). It is called by the read-ahead goroutine of the connection's one open
-// result, while the caller's goroutine does not touch it.
-func (c *conn) aheadBoxing() *aheadBoxing {
-	if c == nil {
-		return new(aheadBoxing)
-	}
-	if c.ahead == nil {
-		c.ahead = new(aheadBoxing)
-	}
-	return c.ahead
+	ahead *boxing.Ahead // the read-ahead's boxing state, made once and used by one result at a time
+	inTx  bool          // a transaction is open: prepared INSERTs batch their rows until Commit
 }
 
 // native returns the native connection, following its replacement after a read retry or an
@@ -54,7 +43,7 @@ func (c *conn) ServerInfo() ServerInfo { return c.native().ServerInfo() }
 // Location returns the session's time zone: the one DateTime values without a time zone in
 // their type are read in. It is the server's (from its Hello) until a SET session_timezone or a
 // TimezoneUpdate from the server changes it (see timezoneUpdate).
-func (c *conn) Location() *time.Location { return c.native().Location() }
+func (c *conn) Location() *time.Location { return c.native().ServerInfo().Location }
 
 // CheckNamedValue accepts every argument as it is: the binder and the columns convert them.
 func (c *conn) CheckNamedValue(nv *driver.NamedValue) error { return nil }
@@ -72,9 +61,10 @@ func (c *conn) Begin() (driver.Tx, error) {
 // BeginTx starts a "transaction": ClickHouse has none, so it only scopes batched prepared inserts,
 // which Commit sends and Rollback cancels.
 func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	if err := c.native().BeginTx(); err != nil {
+	if _, err := c.native().Begin(true); err != nil {
 		return nil, err
 	}
+	c.inTx = true
 	return &tx{c: c}, nil
 }
 
@@ -86,31 +76,23 @@ type tx struct {
 }
 
 // Commit sends the rows of the open insert and finishes it (a Batch is sent by its Send only).
-func (t *tx) Commit() error {
-	if t.done {
-		return ErrClosed
-	}
-	t.done = true
-	return t.c.native().Commit(context.Background())
-}
+func (t *tx) Commit() error { return t.end(true) }
 
 // Rollback cancels the open insert: rows not yet sent are dropped.
-func (t *tx) Rollback() error {
+func (t *tx) Rollback() error { return t.end(false) }
+
+func (t *tx) end(commit bool) error {
 	if t.done {
 		return ErrClosed
 	}
-	t.done = true
-	return t.c.native().Rollback()
+	t.done, t.c.inTx = true, false
+	return t.c.native().EndTx(context.Background(), commit)
 }
 
 // Ping checks the connection (see chconn.Conn.Ping: the first Ping of a connection whose DSN has
 // settings runs a query with them).
 func (c *conn) Ping(ctx context.Context) error {
-	opts, err := c.options(ctx, nil, "SELECT 1")
-	if err != nil {
-		return err
-	}
-	return c.native().Ping(ctx, opts)
+	return c.native().Ping(ctx, queryOptions(ctx, nil))
 }
 
 // Close closes the connection. A background drain of a cancelled query ends with it.

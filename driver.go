@@ -94,7 +94,7 @@ func OpenDSN(name string) (*sql.DB, error) {
 // Connector opens connections for one configuration.
 type Connector struct {
 	cfg   *dsn.Config
-	hosts *chconn.Hosts // the hosts, their health and the open strategy
+	hosts chconn.Hosts // the hosts, their health and the open strategy
 	// poolApplied: OpenDB applied the configuration's pool limits to its *sql.DB.
 	poolApplied bool
 	// log is where the debug log goes: the configuration's Logger, else standard error when
@@ -121,7 +121,7 @@ func NewConnector(cfg *dsn.Config) (driver.Connector, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	c := &Connector{cfg: cfg, hosts: chconn.NewHosts(cfg), log: cfg.Logger}
+	c := &Connector{cfg: cfg, hosts: chconn.Hosts{Config: cfg}, log: cfg.Logger}
 	if cfg.Debug && c.log == nil {
 		c.log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}

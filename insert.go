@@ -1,10 +1,6 @@
 package chnative
 
-import (
-	"context"
-
-	"github.com/chnative/chnative/internal/chconn"
-)
+import "github.com/chnative/chnative/internal/chconn"
 
 // InsertUnconfirmedError reports a native insert whose end the server never confirmed, and that
 // the driver did not (or could no longer) retry: fields Sent, Buffered, Token, Retries, Reason
@@ -14,13 +10,3 @@ import (
 // on another host before this error is returned; docs/exactly-once.md states which inserts,
 // which failures, the memory the retry keeps and the tables on which the result is exactly once.
 type InsertUnconfirmedError = chconn.InsertUnconfirmedError
-
-// runRead runs the read body into res (a zero Result), on a new connection when the first one
-// breaks before the header (see chconn.Conn.Read and dsn.Config.ReadRetries).
-func (c *conn) runRead(ctx context.Context, body string, params map[string]string, res *chconn.Result) error {
-	opts, err := c.options(ctx, params, body)
-	if err != nil {
-		return err
-	}
-	return c.native().Read(ctx, body, opts, res)
-}

@@ -2,12 +2,10 @@ package chnative
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"maps"
 	"time"
 
-	"github.com/chnative/chnative/internal/bind"
 	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/nativeproto"
 )
@@ -177,28 +175,18 @@ func optionsOf(ctx context.Context) *chconn.Options {
 	return o
 }
 
-// options returns the options of a query, body, run with ctx: those of ctx, with its bound
-// server-side parameters (params), the WithParameters values rendered for body's placeholders,
-// and the caller's span. nil when there are none.
-func (c *conn) options(ctx context.Context, params map[string]string, body string) (*chconn.Options, error) {
+// queryOptions returns the options of a query run with ctx: those of ctx, with its bound server-side
+// parameters (params) and the caller's span; nil when there are none. (The native connection
+// renders WithParameters' values for the text it sends.)
+func queryOptions(ctx context.Context, params map[string]string) *chconn.Options {
 	from, tr := optionsOf(ctx), traceFrom(ctx)
 	if from == nil && tr == nil && len(params) == 0 {
-		return nil, nil
+		return nil
 	}
 	o := new(chconn.Options)
 	if from != nil {
 		*o = *from
 	}
 	o.Trace, o.Parameters = tr, params
-	if len(o.Values) > 0 {
-		if rev := c.native().Revision(); !rev.Has(nativeproto.RevParameters) {
-			return nil, &UnsupportedError{Msg: fmt.Sprintf("WithParameters: server-side query parameters need protocol revision %d (ClickHouse 22.x or newer); this connection uses %d: pass the values as sql.Named arguments instead, which older servers get as CAST literals",
-				nativeproto.RevParameters, rev)}
-		}
-		var err error
-		if o.Parameters, err = bind.RenderParameters(params, o.Values, body); err != nil {
-			return nil, err
-		}
-	}
-	return o, nil
+	return o
 }

@@ -11,10 +11,11 @@ import (
 
 // QueryContext runs a query and returns its rows, one block decoded at a time.
 func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	if err := c.native().Begin(); err != nil {
+	rev, err := c.native().Begin(false)
+	if err != nil {
 		return nil, err
 	}
-	body, params, err := bindQuery(query, args, c.native().Revision())
+	body, params, err := bind.Query(query, args, rev)
 	if err != nil {
 		return nil, err
 	}
@@ -23,25 +24,28 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 		if _, err := c.exec(ctx, query, body, params); err != nil {
 			return nil, err
 		}
-		return new(rows), nil // a zero Result has ended
+		return new(rows), nil // a zero Blocks has ended
 	}
 	return c.query(ctx, body, params)
 }
 
-// query sends body and reads up to the header block.
+// query sends body and reads up to the header block, on a new connection when the first one
+// breaks before it (see chconn.Conn.Read and dsn.Config.ReadRetries).
 func (c *conn) query(ctx context.Context, body string, params map[string]string) (*rows, error) {
+	opts := queryOptions(ctx, params)
 	r := &rows{c: c}
-	if err := c.runRead(ctx, body, params, &r.res); err != nil {
+	if err := c.native().ReadBlocks(ctx, body, opts, &r.res, r); err != nil {
 		return nil, err
 	}
-	r.start()
+	r.block = r.res.Block() // the header, for the column types
 	return r, nil
 }
 
 // ExecContext runs a statement. An INSERT with arguments and no placeholders inserts one row of
 // them through the native insert path.
 func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	if err := c.native().Begin(); err != nil {
+	rev, err := c.native().Begin(false)
+	if err != nil {
 		return nil, err
 	}
 	if sqltext.IsInsert(query) {
@@ -61,7 +65,7 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 			}
 		}
 	}
-	body, params, err := bindQuery(query, args, c.native().Revision())
+	body, params, err := bind.Query(query, args, rev)
 	if err != nil {
 		return nil, err
 	}
@@ -70,10 +74,7 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 
 // exec runs body (query with its arguments bound) to its end.
 func (c *conn) exec(ctx context.Context, query, body string, params map[string]string) (driver.Result, error) {
-	opts, err := c.options(ctx, params, body)
-	if err != nil {
-		return nil, err
-	}
+	opts := queryOptions(ctx, params)
 	if err := c.native().Exec(ctx, query, body, opts); err != nil {
 		return nil, err
 	}
@@ -83,16 +84,7 @@ func (c *conn) exec(ctx context.Context, query, body string, params map[string]s
 // openInsert starts a native insert with the options of ctx, on a new connection to another
 // host when the connection or replica fails before the insert is open (chconn.Conn.StartInsert).
 func (c *conn) openInsert(ctx context.Context, query string, batch bool) (*chconn.Insert, error) {
-	body := query // options reads the text only to type WithParameters' values
-	if o := optionsOf(ctx); o != nil && len(o.Values) > 0 {
-		body = sqltext.InsertBody(query)
-	}
-	opts, err := c.options(ctx, nil, body)
-	if err != nil {
-		return nil, err
-	}
-	ins, err := c.native().StartInsert(ctx, query, opts, batch)
-	return ins, err
+	return c.native().StartInsert(ctx, query, queryOptions(ctx, nil), batch)
 }
 
 // insertRows inserts the given rows as one native insert.

@@ -12,19 +12,19 @@ import (
 	"github.com/chnative/chnative/nativeproto"
 )
 
-// rows is the database/sql result: a cursor over the blocks of a chconn.Result. Next copies row
-// cur of each column of the current block into dest, boxing a window of rows at a time (see
-// boxing.Boxer); nothing is buffered beyond the current block, which the Result lends until its next
-// block.
+// rows is the database/sql result: a cursor (chconn.Cursor) over the blocks of a chconn.Blocks.
+// Next copies row cur of each column of the current block into dest, boxing a window of rows at
+// a time (see boxing.Boxer); nothing is buffered beyond the current block, which the Blocks lends
+// until its next block.
 type rows struct {
-	res   chconn.Result      // filled in place by chconn.Conn.QueryInto; never copied
+	res   chconn.Blocks      // filled in place by chconn.Conn.ReadBlocks; never copied
 	c     *conn              // for the read-ahead's boxing state; nil for a statement's empty rows
 	block *nativeproto.Block // the current block
 	row   int                // the next row of block to read
 	cur   int                // the current row, after advance
 	nrows int                // rows of block
 
-	sets     int8 // NextResultSet: 1 after moving to Totals, 2 after moving to Extremes
+	sets     int8 // NextResultSet: the result sets after the data moved to (Totals, Extremes)
 	usesNext bool // the caller reads through Next (see ahead)
 
 	box  boxing.Boxer       // values boxed a window at a time for Next
@@ -32,22 +32,8 @@ type rows struct {
 
 	// Boxing ahead (internal/boxing/prebox.go): the read-ahead of the next block (chconn's) boxes
 	// its first windows too when the caller reads through Next.
-	ahead *aheadBoxing    // the connection's, taken by the first WorkAhead (a one-block result does without)
+	ahead *boxing.Ahead   // the connection's, taken by the first WorkAhead (a one-block result does without)
 	pre   boxing.Preboxed // the current block's windows boxed ahead
-}
-
-// aheadBoxing is the read-ahead goroutine's boxing. Its Boxer's chunks are never shared with the
-// caller's. A connection keeps one for the results it runs one at a time (conn.aheadBoxing).
-type aheadBoxing struct {
-	box boxing.Boxer
-	pre boxing.Preboxed // what it boxed, handed over with its block
-}
-
-// start positions r, whose result has read its header, before the header block's first row.
-func (r *rows) start() {
-	if b := r.res.Block(); b != nil {
-		r.setBlock(b)
-	}
 }
 
 // setBlock makes b the current block, from its first row.
@@ -59,17 +45,30 @@ func (r *rows) setBlock(b *nativeproto.Block) {
 	r.row = 0
 }
 
-// WorkAhead is the read-ahead's work (chconn.AheadWork) when the caller reads through Next: box
-// the next block's first windows on the read-ahead's goroutine.
+// Moved makes b, the block the Blocks moved to, the current block (chconn.Cursor), with the
+// windows the read-ahead boxed when it did (ahead); the read-ahead of the next block boxes its
+// first windows when the caller reads through Next.
+func (r *rows) Moved(b *nativeproto.Block, ahead bool) bool {
+	r.setBlock(b)
+	r.ahead.Handover(&r.pre, ahead)
+	return r.usesNext
+}
+
+// WorkAhead is the read-ahead's work (chconn.Cursor) when the caller reads through Next: box the
+// next block's first windows on the read-ahead's goroutine.
 func (r *rows) WorkAhead(b *nativeproto.Block, stop *atomic.Bool) {
 	if r.ahead == nil {
-		r.ahead = r.c.aheadBoxing()
+		// The connection's state, made once, on the goroutine of its one read-ahead running.
+		if r.c.ahead == nil {
+			r.c.ahead = new(boxing.Ahead)
+		}
+		r.ahead = r.c.ahead
 	}
-	r.ahead.box.BoxAhead(b, stop, &r.ahead.pre)
+	r.ahead.Box(b, stop)
 }
 
 // Columns returns the column names.
-func (r *rows) Columns() []string { return r.res.Names() }
+func (r *rows) Columns() []string { return r.res.Columns() }
 
 // Next copies the next row into dest. The values are boxed a window of rows at a time (see
 // boxing.Boxer); they belong to the caller and are never changed afterwards.
@@ -98,35 +97,21 @@ func (r *rows) Next(dest []driver.Value) error {
 }
 
 // boxFailed ends the result with err, a block the boxing could not rely on: a lie that got past
-// the header check. The connection is closed (chconn.Result.Fail).
+// the header check. The connection is closed (chconn.Blocks.Fail).
 func (r *rows) boxFailed(err error) error {
 	r.box.Reset()
 	r.nrows, r.row = 0, 0
 	return r.res.Fail(err)
 }
 
-// advance moves to the next row, taking the Result's next block when the current one is used
+// advance moves to the next row, taking the next block (Moved) when the current one is used
 // up; r.cur is then the row's index in r.block.
 func (r *rows) advance() error {
-	for r.block == nil || r.row >= r.nrows {
-		b, ahead, err := r.res.Next()
-		if err != nil {
+	if r.row >= r.nrows && !r.res.Next() {
+		if err := r.res.Err(); err != nil {
 			return err
 		}
-		r.setBlock(b)
-		r.pre.Reset()
-		if ahead && r.ahead != nil {
-			// The read-ahead boxed b's first windows; the next one reuses the slices of these.
-			r.pre, r.ahead.pre = r.ahead.pre, r.pre
-		}
-	}
-	if r.row == 0 {
-		// The first row of a block: read the next packet while the caller scans this one.
-		var work chconn.AheadWork
-		if r.usesNext {
-			work = r
-		}
-		r.res.StartAhead(work)
+		return io.EOF
 	}
 	r.cur = r.row
 	r.row++
@@ -140,27 +125,14 @@ func (r *rows) Close() error {
 	return r.res.Close()
 }
 
-// HasNextResultSet reports whether Totals or Extremes follow.
-func (r *rows) HasNextResultSet() bool {
-	return r.res.Ended() && r.nextSet() != nil
-}
+// HasNextResultSet reports whether Totals or Extremes follow, once the result has ended.
+func (r *rows) HasNextResultSet() bool { return r.res.ResultSet(int(r.sets)+1) != nil }
 
-// nextSet returns the Totals or Extremes block NextResultSet moves to next, or nil.
-func (r *rows) nextSet() *nativeproto.Block {
-	if t := r.res.Totals(); t != nil && r.sets < 1 {
-		return t
-	}
-	if e := r.res.Extremes(); e != nil && r.sets < 2 {
-		return e
-	}
-	return nil
-}
-
-// NextResultSet moves to the Totals block, then to the Extremes block.
+// NextResultSet moves to the Totals block, then to the Extremes block (those the result has).
 func (r *rows) NextResultSet() error {
-	if !r.res.Ended() {
+	if !r.HasNextResultSet() {
 		// Read to the end to reach the Totals and Extremes packets.
-		dest := make([]driver.Value, len(r.res.Names()))
+		dest := make([]driver.Value, len(r.res.Columns()))
 		for {
 			if err := r.Next(dest); err != nil {
 				if err == io.EOF {
@@ -170,14 +142,11 @@ func (r *rows) NextResultSet() error {
 			}
 		}
 	}
-	b := r.nextSet()
+	b := r.res.ResultSet(int(r.sets) + 1)
 	if b == nil {
 		return io.EOF
 	}
-	r.sets = 1
-	if b != r.res.Totals() {
-		r.sets = 2
-	}
+	r.sets++
 	r.setBlock(b)
 	return nil
 }
@@ -189,8 +158,13 @@ func (r *rows) column(i int) columns.Column {
 	return nil
 }
 
-// ColumnTypeDatabaseTypeName returns the ClickHouse type name.
-func (r *rows) ColumnTypeDatabaseTypeName(i int) string { return r.res.Types()[i] }
+// ColumnTypeDatabaseTypeName returns the ClickHouse type name (every block has the header's).
+func (r *rows) ColumnTypeDatabaseTypeName(i int) string {
+	if c := r.column(i); c != nil {
+		return c.Type()
+	}
+	return ""
+}
 
 // ColumnTypeScanType returns the Go type of the values Next hands over (columns.SQLScanType: the
 // type clickhouse-go names, or one database/sql fills as well), a pointer to it for Nullable

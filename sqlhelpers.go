@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/sqlblocks"
 	"github.com/chnative/chnative/internal/sqltext"
 	"github.com/chnative/chnative/nativeproto"
 )
@@ -146,23 +146,7 @@ func insertRowsSQL[D SQLConn](ctx context.Context, db D, query string, rows [][]
 // 65536) rows, whose column types are the drivers' ColumnType.DatabaseTypeName: with go-sqlmock,
 // declare them with sqlmock.NewRowsWithColumnDefinition(sqlmock.NewColumn("n").OfType("UInt64", 0)).
 func StreamBlocks[D SQLConn](ctx context.Context, db D, query string, args []any, fn func(*nativeproto.Block) error) error {
-	err := withRaw(ctx, db, func(c Conn) error {
-		bs, err := c.QueryBlocks(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		for bs.Next() {
-			if err := fn(bs.Block()); err != nil {
-				_ = bs.Close()
-				return err
-			}
-		}
-		if err := bs.Err(); err != nil {
-			_ = bs.Close()
-			return err
-		}
-		return bs.Close()
-	})
+	err := withRaw(ctx, db, func(c Conn) error { return eachBlock(ctx, c, query, args, fn) })
 	if !errors.Is(err, errNotChnative) {
 		return err
 	}
@@ -171,76 +155,48 @@ func StreamBlocks[D SQLConn](ctx context.Context, db D, query string, args []any
 		if err != nil {
 			return err
 		}
-		block := nativeproto.NewBlock()
-		for _, ct := range cts {
-			col, err := columns.New(ct.DatabaseTypeName())
-			if err != nil {
-				return fmt.Errorf("chnative: StreamBlocks: column %s: type %q: %w", ct.Name(), ct.DatabaseTypeName(), err)
-			}
-			block.Add(ct.Name(), col)
+		names, types := make([]string, len(cts)), make([]string, len(cts))
+		for i, ct := range cts {
+			names[i], types[i] = ct.Name(), ct.DatabaseTypeName()
 		}
 		size := 65536
 		if o := optionsOf(ctx); o != nil && o.BlockSize > 0 {
 			size = o.BlockSize
 		}
-		vals := make([]any, len(cts))
-		ptrs := make([]any, len(cts))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		for row := 0; r.Next(); row++ {
-			if err := r.Scan(ptrs...); err != nil {
-				return err
-			}
-			for i, v := range vals {
-				if err := block.Column(i).AppendValue(v); err != nil {
-					return &ColumnError{Column: block.Name(i), Type: block.Type(i), Row: row, Err: err}
-				}
-			}
-			if block.Rows() >= size {
-				if err := fn(block); err != nil {
-					return err
-				}
-				block.Reset()
-			}
-		}
-		if err := r.Err(); err != nil {
-			return err
-		}
-		if block.Rows() > 0 {
-			return fn(block)
-		}
-		return nil
+		return sqlblocks.Gather(names, types, size, scanner(r), fn)
 	})
+}
+
+// scanner reads r a row at a time for internal/sqlblocks.
+func scanner(r *sql.Rows) func(dest []any) (bool, error) {
+	return func(dest []any) (bool, error) {
+		if !r.Next() {
+			return false, r.Err()
+		}
+		return true, r.Scan(dest...)
+	}
 }
 
 // StreamRows runs query and calls fn with each row, as the values the driver returns (with
 // chnative: the Go types of the columns package, read straight from the blocks). row is reused
 // between calls. An error from fn stops the query and is returned.
 func StreamRows[D SQLConn](ctx context.Context, db D, query string, args []any, fn func(row []any) error) error {
+	var row []any
 	err := withRaw(ctx, db, func(c Conn) error {
-		bs, err := c.QueryBlocks(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		row := make([]any, len(bs.Columns()))
-		for bs.Next() {
-			b := bs.Block()
-			for i := 0; i < b.Rows(); i++ {
+		return eachBlock(ctx, c, query, args, func(b *nativeproto.Block) error {
+			if len(row) != b.NumColumns() {
+				row = make([]any, b.NumColumns())
+			}
+			for i := range b.Rows() {
 				for j := range row {
 					row[j] = b.Column(j).Value(i)
 				}
 				if err := fn(row); err != nil {
-					_ = bs.Close()
 					return err
 				}
 			}
-		}
-		if err := bs.Err(); err != nil {
-			_ = bs.Close()
-			return err
-		}
-		return bs.Close()
+			return nil
+		})
 	})
 	if !errors.Is(err, errNotChnative) {
 		return err
@@ -250,21 +206,28 @@ func StreamRows[D SQLConn](ctx context.Context, db D, query string, args []any, 
 		if err != nil {
 			return err
 		}
-		row := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range row {
-			ptrs[i] = &row[i]
-		}
-		for r.Next() {
-			if err := r.Scan(ptrs...); err != nil {
-				return err
-			}
-			if err := fn(row); err != nil {
-				return err
-			}
-		}
-		return r.Err()
+		return sqlblocks.Rows(len(cols), scanner(r), fn)
 	})
+}
+
+// eachBlock runs query on c (QueryBlocks) and calls fn with each block with rows; an error from
+// fn closes the result (cancelling the query) and is returned.
+func eachBlock(ctx context.Context, c Conn, query string, args []any, fn func(*nativeproto.Block) error) error {
+	bs, err := c.QueryBlocks(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	for bs.Next() {
+		if err := fn(bs.Block()); err != nil {
+			_ = bs.Close()
+			return err
+		}
+	}
+	if err := bs.Err(); err != nil {
+		_ = bs.Close()
+		return err
+	}
+	return bs.Close()
 }
 
 func streamSQL[D SQLConn](ctx context.Context, db D, query string, args []any, fn func(*sql.Rows) error) error {

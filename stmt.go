@@ -3,7 +3,6 @@ package chnative
 import (
 	"context"
 	"database/sql/driver"
-	"strings"
 
 	"github.com/chnative/chnative/internal/bind"
 	"github.com/chnative/chnative/internal/chconn"
@@ -33,18 +32,13 @@ type stmt struct {
 // literal among them or mixed styles fail here, naming the value, rather than take the
 // arguments in order.
 func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
-	if err := c.native().Begin(); err != nil {
+	if _, err := c.native().Begin(false); err != nil {
 		return nil, err
 	}
-	s := &stmt{c: c, query: query}
-	if tail, ok := sqltext.InsertValuesData(query); ok && strings.TrimSpace(strings.TrimRight(tail, "; \t\r\n")) != "" {
-		if tuples, _, ok := sqltext.PlaceholderRows(tail); !ok || tuples > 1 {
-			s.valuesTail = tail
-		}
-	}
-	if sqltext.InsertWantsData(query) && (!sqltext.HasPlaceholders(query) || c.native().InTx()) {
+	s := &stmt{c: c, query: query, valuesTail: bind.MappedValues(query)}
+	if sqltext.InsertWantsData(query) && (!sqltext.HasPlaceholders(query) || c.inTx) {
 		s.insert = true
-		if c.native().InTx() {
+		if c.inTx {
 			if s.valuesTail != "" {
 				if err := bind.ValuesMappingError(s.valuesTail); err != nil {
 					return nil, err
@@ -95,34 +89,35 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	if !s.insert {
 		return s.c.ExecContext(ctx, s.query, args)
 	}
-	if !s.c.native().InTx() {
+	if !s.c.inTx {
 		if len(args) == 0 {
 			return s.c.ExecContext(ctx, s.query, nil)
 		}
 		return s.c.insertRows(ctx, s.query, [][]driver.NamedValue{args})
 	}
-	if s.ins == nil || s.ins.Done() {
-		// Another statement ran on the connection and finished this insert: start a new one.
-		ins, err := s.c.openInsert(ctx, s.query, false)
-		if err != nil {
+	// One row, arguments in column order: the common case, without allocation. Otherwise VALUES
+	// (?, ?), (?, ?), ($2, $1), (@b, @a) or ({b:String}, {a:String}) decide which argument goes
+	// to which column and row.
+	rowsArgs := [][]driver.NamedValue{args}
+	if s.valuesTail != "" {
+		var err error
+		if rowsArgs, err = bind.MapInsertArgs(s.valuesTail, args, namedValueKey); err != nil {
 			return nil, err
 		}
-		s.ins = ins
 	}
-	if s.valuesTail == "" {
-		// One row, arguments in column order: the common case, without allocation.
-		if err := s.ins.AppendArgs(ctx, args); err != nil {
+	err := ErrClosed
+	if s.ins != nil {
+		err = s.ins.AppendRows(ctx, rowsArgs) // the Exec fails whole
+	}
+	if err == ErrClosed {
+		// No insert yet, or another statement ran on the connection and finished this one:
+		// start a new one.
+		if s.ins, err = s.c.openInsert(ctx, s.query, false); err != nil {
 			return nil, err
 		}
-		return driver.RowsAffected(1), nil
+		err = s.ins.AppendRows(ctx, rowsArgs)
 	}
-	// VALUES (?, ?), (?, ?), ($2, $1), (@b, @a) or ({b:String}, {a:String}) decide which
-	// argument goes to which column and row.
-	rowsArgs, err := bind.MapInsertArgs(s.valuesTail, args, namedValueKey)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.ins.AppendRows(ctx, rowsArgs); err != nil { // the Exec fails whole
 		return nil, err
 	}
 	return driver.RowsAffected(len(rowsArgs)), nil

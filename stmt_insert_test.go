@@ -60,3 +60,37 @@ func TestPreparedInsertPlaceholderOrder(t *testing.T) {
 }
 
 func fmtRow(a uint32, b string) string { return fmt.Sprint(a, " ", b) }
+
+// A prepared insert whose insert another statement finished (the next statement on the
+// connection sends it) starts a new one at its next Exec: no row is refused or lost.
+func TestPreparedInsertReopensAfterAnotherStatement(t *testing.T) {
+	db := openDB(t)
+	table := createTable(t, db, "stmtreopen", "a UInt32")
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := tx.Prepare("INSERT INTO " + table + " (a) VALUES (?)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Exec(1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec("SELECT 1"); err != nil { // finishes st's insert: row 1 is sent
+		t.Fatal(err)
+	}
+	if _, err := st.Exec(2); err != nil {
+		t.Fatalf("Exec after another statement: %v", err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	var n, sum uint64
+	if err := db.QueryRow("SELECT count(), sum(a) FROM "+table).Scan(&n, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 || sum != 3 {
+		t.Fatalf("%d rows summing to %d, want 2 rows summing to 3", n, sum)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"reflect"
 
 	"github.com/chnative/chnative/internal/structmap"
+	"github.com/chnative/chnative/nativeproto"
 )
 
 // The struct tier: results read straight into Go structs. Columns are matched to fields once per
@@ -100,33 +101,20 @@ func InsertStructs[T any](ctx context.Context, c any, query string, rows []T) er
 	})
 }
 
+// scanBlocks copies each block of query's result into the rows that rows returns for it (see
+// scanStructs), planning the struct mapping of t at the first block.
 func scanBlocks[T any](ctx context.Context, c Conn, t reflect.Type, query string, args []any, rows func(n int) []T, fn func([]T) error) error {
-	blocks, err := c.QueryBlocks(ctx, query, args...)
-	if err != nil {
-		return err
-	}
-	defer blocks.Close()
 	var plan structmap.ReadPlan
-	for blocks.Next() {
-		b := blocks.Block()
+	return eachBlock(ctx, c, query, args, func(b *nativeproto.Block) (err error) {
 		if !plan.Planned() {
 			if plan, err = structmap.PlanRead(t, b); err != nil {
 				return err
 			}
 		}
-		n := b.Rows()
-		if n == 0 {
-			continue
-		}
-		dst := rows(n)
-		if err := structmap.CopyBlock(plan, b, dst); err != nil {
+		dst := rows(b.Rows())
+		if err := structmap.CopyBlock(plan, b, dst); err != nil || fn == nil {
 			return err
 		}
-		if fn != nil {
-			if err := fn(dst); err != nil {
-				return err
-			}
-		}
-	}
-	return blocks.Err()
+		return fn(dst)
+	})
 }

@@ -1,6 +1,7 @@
 package bind
 
 import (
+	"database/sql/driver"
 	"strconv"
 	"strings"
 
@@ -9,13 +10,9 @@ import (
 	"github.com/chnative/chnative/nativeproto"
 )
 
-// Arg is one argument of a query: positional (Name "") or named. Ordinal is its position among
-// all the arguments, from 1 (used in error messages).
-type Arg struct {
-	Name    string
-	Ordinal int
-	Value   any
-}
+// Arg is one argument of a query, as database/sql hands it over: positional (Name "") or named.
+// Ordinal is its position among all the arguments, from 1 (used in error messages).
+type Arg = driver.NamedValue
 
 // Query substitutes the arguments into the query text as ClickHouse literals. Server-side
 // {name:Type} parameters take named arguments and are returned in params (name to the rendered
@@ -23,6 +20,9 @@ type Arg struct {
 // CAST(literal AS Type)). params is nil when no parameter is sent; with no arguments text is the
 // query itself.
 func Query(query string, args []Arg, rev nativeproto.Revision) (text string, params map[string]string, err error) {
+	if len(args) == 0 {
+		return query, nil, nil
+	}
 	var pos []Arg
 	named := map[string]Arg{}
 	for _, a := range args {

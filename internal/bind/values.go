@@ -91,6 +91,20 @@ func namedArgs[A any](names [][]string, args []A, key func(*A) (string, int)) ([
 	return rows, true, nil
 }
 
+// MappedValues returns the text after VALUES of a prepared INSERT whose placeholders decide which
+// argument goes to which column and row, other than one row of arguments in column order
+// ("($2, $1)", "(?, ?), (?, ?)", a literal among them); "" otherwise.
+func MappedValues(query string) string {
+	tail, ok := sqltext.InsertValuesData(query)
+	if !ok || strings.TrimSpace(strings.TrimRight(tail, "; \t\r\n")) == "" {
+		return ""
+	}
+	if tuples, _, ok := sqltext.PlaceholderRows(tail); ok && tuples <= 1 {
+		return ""
+	}
+	return tail
+}
+
 // ValuesMappingError says why the arguments of a VALUES tail cannot be mapped to columns and
 // rows: not a list of tuples, a value that is not a placeholder, or placeholders of more than one
 // style (? with $N, positional with named). nil when they can: every value a ?, every value a

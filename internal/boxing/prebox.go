@@ -83,3 +83,23 @@ func (p *Preboxed) Ends() []int { return p.his }
 
 // Taken returns how many windows Take has handed over.
 func (p *Preboxed) Taken() int { return p.next }
+
+// Ahead is the read-ahead goroutine's boxing: a Boxer of its own, whose chunks are never shared
+// with the caller's, and what it boxed, handed over with its block (Handover). A connection
+// keeps one for the results it runs one at a time.
+type Ahead struct {
+	box Boxer
+	pre Preboxed
+}
+
+// Box boxes b's first windows (BoxAhead), on the read-ahead's goroutine.
+func (a *Ahead) Box(b *nativeproto.Block, stop *atomic.Bool) { a.box.BoxAhead(b, stop, &a.pre) }
+
+// Handover empties pre, the caller's, for the block it moves to, and when a boxed that block
+// (ahead) gives it a's windows instead; the next Box reuses pre's slices. a may be nil.
+func (a *Ahead) Handover(pre *Preboxed, ahead bool) {
+	pre.Reset()
+	if ahead && a != nil {
+		*pre, a.pre = a.pre, *pre
+	}
+}

@@ -83,7 +83,7 @@ func TestJWTInHello(t *testing.T) {
 	// A failing callback fails the connection before anything is sent, as an *AuthError.
 	before := srv.Accepts()
 	cfg.GetJWT = func(context.Context) (string, error) { return "", errors.New("token service down") }
-	h2 := NewHosts(cfg)
+	h2 := &Hosts{Config: cfg}
 	_, err = h2.Dial(context.Background(), Dialer{}, "")
 	var ae *AuthError
 	if !errors.As(err, &ae) || ae.Method != "jwt" || !strings.Contains(err.Error(), "token service down") {
@@ -244,7 +244,7 @@ func TestSSHKeyChallenge(t *testing.T) {
 	if s := cfg.String(); strings.Contains(s, "s3cret") {
 		t.Errorf("Config.String shows the passphrase: %s", s)
 	}
-	c, err := NewHosts(cfg).Dial(context.Background(), Dialer{}, "")
+	c, err := (&Hosts{Config: cfg}).Dial(context.Background(), Dialer{}, "")
 	if err != nil {
 		t.Fatalf("dial: %v (server: %v)", err, <-verdicts)
 	}

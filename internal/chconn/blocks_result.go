@@ -3,66 +3,121 @@ package chconn
 import (
 	"context"
 	"io"
+	"sync/atomic"
 
 	"github.com/chnative/chnative/nativeproto"
 )
 
-// Blocks is a result read one block with rows at a time (the Batch extension's QueryBlocks).
+// Blocks is a result read one block with rows at a time: the Batch extension's QueryBlocks,
+// and under a Cursor the root's database/sql rows.
 type Blocks struct {
-	res   Result // filled in place by Read; never copied
-	block *nativeproto.Block
-	err   error
-	first bool
+	res Result // filled in place by ReadBlocks; never copied
+	cur Cursor // nil: no read-ahead
 }
 
-// QueryBlocks runs the read body with opts (retried as Read allows) and returns its result one
-// block at a time.
-func (c *Conn) QueryBlocks(ctx context.Context, body string, opts *Options) (*Blocks, error) {
-	b := &Blocks{first: true}
-	if err := c.Read(ctx, body, opts, &b.res); err != nil {
-		return nil, err
-	}
-	return b, nil
+// Cursor is a reader of Blocks that reads each block while the next is read ahead (the root's
+// rows). Moved is called on the caller's goroutine with each block Next moves to; ahead reports
+// that WorkAhead ran on it. Moved returns whether WorkAhead should run on the block read ahead
+// next. WorkAhead runs on the read-ahead's goroutine (see AheadWork). (An interface, not funcs:
+// the root's rows implements it, so passing it allocates nothing per query.)
+type Cursor interface {
+	Moved(b *nativeproto.Block, ahead bool) (work bool)
+	WorkAhead(b *nativeproto.Block, stop *atomic.Bool)
+}
+
+// ReadBlocks runs the read body with opts into b, a zero Blocks the caller owns (retried as Read
+// allows). With cur not nil, the next packet is read ahead while the caller reads a block, and
+// cur hears of each block. Before the first Next, Block is the header block: the result's
+// columns, whose rows, if any, are Next's first.
+func (c *Conn) ReadBlocks(ctx context.Context, body string, opts *Options, b *Blocks, cur Cursor) error {
+	b.cur = cur
+	return c.Read(ctx, body, opts, &b.res)
 }
 
 // Next moves to the next block with rows, reporting false at the end or on an error.
 func (b *Blocks) Next() bool {
-	if b.first {
-		b.first = false
+	if !b.res.moved {
+		b.res.moved = true
 		if blk := b.res.Block(); blk != nil && blk.Rows() > 0 {
-			b.block = blk
+			b.moved(blk, false)
 			return true
 		}
 	}
 	for {
-		blk, _, err := b.res.Next()
+		blk, ahead, err := b.res.Next()
+		b.res.moved = true // again: a read run again on a new connection starts a zero Result
 		if err != nil {
 			if err != io.EOF {
-				b.err = err
+				b.res.err = err // for Err (it is already, but for a Next after the end)
 			}
 			return false
 		}
 		if blk.Rows() > 0 {
-			b.block = blk
+			b.moved(blk, ahead)
 			return true
 		}
 	}
 }
 
+// moved tells the cursor, if any, that blk is the current block and starts the read-ahead.
+func (b *Blocks) moved(blk *nativeproto.Block, ahead bool) {
+	if b.cur == nil {
+		return
+	}
+	var work AheadWork
+	if b.cur.Moved(blk, ahead) {
+		work = b.cur
+	}
+	b.res.StartAhead(work)
+}
+
 // Block returns the current block. It and its columns are valid until the next call to Next.
-func (b *Blocks) Block() *nativeproto.Block { return b.block }
+func (b *Blocks) Block() *nativeproto.Block { return b.res.Block() }
 
 // Columns returns the result's column names.
 func (b *Blocks) Columns() []string { return b.res.Names() }
 
 // Totals returns the WITH TOTALS block once the result has been read to its end, or nil.
-func (b *Blocks) Totals() *nativeproto.Block { return b.res.Totals() }
+func (b *Blocks) Totals() *nativeproto.Block {
+	if !b.res.Ended() {
+		return nil
+	}
+	return b.res.Totals()
+}
 
 // Extremes returns the extremes block once the result has been read to its end, or nil.
-func (b *Blocks) Extremes() *nativeproto.Block { return b.res.Extremes() }
+func (b *Blocks) Extremes() *nativeproto.Block {
+	if !b.res.Ended() {
+		return nil
+	}
+	return b.res.Extremes()
+}
+
+// ResultSet returns the n-th block after the data, from 1, once the result has been read to its
+// end: the Totals and Extremes blocks it has, in that order (so 1 is Extremes when there are no
+// Totals); nil past them, and before the end.
+func (b *Blocks) ResultSet(n int) *nativeproto.Block {
+	if !b.res.Ended() {
+		return nil
+	}
+	for _, s := range [2]*nativeproto.Block{b.res.totals, b.res.extremes} {
+		if s == nil {
+			continue
+		}
+		if n--; n == 0 {
+			return s
+		}
+	}
+	return nil
+}
 
 // Err returns the error that ended Next, if any.
-func (b *Blocks) Err() error { return b.err }
+func (b *Blocks) Err() error { return b.res.Err() }
+
+// Fail ends the result with err, a lie found in one of its blocks (a value its column cannot
+// hold): the connection is closed, for nothing more the server sends can be trusted, and the
+// error, a *ProtocolError wrapping err, is returned, by Err too.
+func (b *Blocks) Fail(err error) error { return b.res.Fail(err) }
 
 // Close ends the result, cancelling the query if it has not been read to its end.
 func (b *Blocks) Close() error {

@@ -103,7 +103,7 @@ func TestCancelServerDoesNotStop(t *testing.T) {
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("Next returned after %v", d)
 	}
-	if err := c.Begin(); err != ErrBadConn {
+	if _, err := c.Begin(false); err != ErrBadConn {
 		t.Fatalf("Begin after a drain that timed out: %v, want ErrBadConn", err)
 	}
 	if d := time.Since(start); d > 3*DrainTimeout+time.Second {
@@ -141,7 +141,7 @@ func TestCancelMidStreamRealServer(t *testing.T) {
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("Next returned %v after the cancel", d)
 	}
-	if err := c.Begin(); err != nil {
+	if _, err := c.Begin(false); err != nil {
 		t.Fatalf("Begin after the drain: %v", err)
 	}
 	r, err = c.Query(context.Background(), "SELECT 1", nil)

@@ -124,7 +124,7 @@ func TestCloseServerIgnoresCancel(t *testing.T) {
 	if !c.bad {
 		t.Fatal("the connection is kept although the server never ended the query")
 	}
-	if err := c.Begin(); err != ErrBadConn {
+	if _, err := c.Begin(false); err != ErrBadConn {
 		t.Fatalf("Begin: %v, want ErrBadConn", err)
 	}
 }

@@ -173,14 +173,6 @@ func (c *Conn) ClientRevision() nativeproto.Revision {
 	return nativeproto.ClientRevision
 }
 
-// Location returns the session's time zone: the one DateTime values without a time zone in
-// their type are read in. It is the server's (from its Hello) until a SET session_timezone or a
-// TimezoneUpdate from the server changes it (see timezoneUpdate).
-func (c *Conn) Location() *time.Location {
-	c.awaitDrain() // a TimezoneUpdate read by the drain may change it
-	return c.sessLoc
-}
-
 // insertBlockSize is the number of rows per block of the insert being opened: WithBlockSize of
 // its context, else the DSN's insert_block_rows.
 func (c *Conn) insertBlockSize() int {
@@ -198,9 +190,19 @@ func (c *Conn) markBad() {
 	_ = c.nc.Close()
 }
 
-// Begin checks that the connection can start a new query, after waiting for the drain of a
-// query cancelled before (drain.go).
-func (c *Conn) Begin() error {
+// Begin checks that the connection can start a new statement, after waiting for the drain of a
+// query cancelled before (drain.go), and returns the revision the statement is written for (the
+// binder's CAST literals or server-side parameters depend on it). tx also starts a transaction
+// (tx.go).
+func (c *Conn) Begin(tx bool) (nativeproto.Revision, error) {
+	if err := c.begin(); err != nil {
+		return 0, err
+	}
+	c.inTx = c.inTx || tx
+	return c.rev, nil
+}
+
+func (c *Conn) begin() error {
 	c.awaitDrain()
 	if c.closed {
 		return ErrBadConn
@@ -346,12 +348,6 @@ func (c *Conn) Addr() string { return c.addr }
 
 // Config returns the connection's configuration (shared: the caller must not change it).
 func (c *Conn) Config() *dsn.Config { return c.cfg }
-
-// InTx reports whether a database/sql transaction is open on the connection.
-func (c *Conn) InTx() bool { return c.inTx }
-
-// setInTx records whether a database/sql transaction is open (it scopes prepared inserts).
-func (c *Conn) setInTx(on bool) { c.inTx = on }
 
 // openInsertState returns the insert open on the connection, or nil.
 func (c *Conn) openInsertState() *Insert { return c.insert }

@@ -115,7 +115,7 @@ func TestDialRealServer(t *testing.T) {
 		t.Errorf("external tables end with a Ping: %v at revision %d", c.pingEndsTables, c.Hello().Revision)
 	}
 	for range 2 {
-		if err := c.Begin(); err != nil {
+		if _, err := c.Begin(false); err != nil {
 			t.Fatal(err)
 		}
 		r, err := c.Query(context.Background(), "SELECT 1", nil)

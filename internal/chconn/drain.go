@@ -14,10 +14,11 @@ import (
 // and the reading of the rest of the query run on a goroutine of their own. Until that drain
 // ends, the connection is in no state to serve anything, so every way into it waits for the
 // drain first (awaitDrain): begin (every query, exec, prepare, Ping, PrepareBatch, QueryBlocks),
-// ResetSession, Close, Location and the transaction's Commit and Rollback. The drain is bounded
-// (DrainTimeout for the Cancel's write and again for the reads); when the server does not end
-// the query in time, the connection is marked bad and closed, and database/sql's next use of it
-// gets ErrBadConn (driver.ErrBadConn) and moves to another connection.
+// ResetSession, Close, ServerInfo (the session's zone) and the transaction's end (EndTx). The
+// drain is bounded (DrainTimeout for the Cancel's write and again for the reads); when the
+// server does not end the query in time, the connection is marked bad and closed, and
+// database/sql's next use of it gets ErrBadConn (driver.ErrBadConn) and moves to another
+// connection.
 //
 // database/sql puts the connection back in the pool right after the failed call returns
 // (IsValid, on the caller's goroutine): IsValid does not wait, it reports a draining connection

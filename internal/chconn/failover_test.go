@@ -36,7 +36,7 @@ func hostsFor(t *testing.T, addrs []string, opts string) *Hosts {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewHosts(cfg)
+	return &Hosts{Config: cfg}
 }
 
 // oneRow is a result of one UInt64 column n: its header, a block of rows 1, 2, 3, the end.
@@ -194,7 +194,7 @@ func TestReadRerunRefusals(t *testing.T) {
 			if tc.dialed {
 				c, err = h.Dial(ctx, Dialer{}, "")
 			} else {
-				c, err = Dial(ctx, h.cfg, a.Addr(), Dialer{})
+				c, err = Dial(ctx, h.Config, a.Addr(), Dialer{})
 			}
 			if err != nil {
 				t.Fatal(err)

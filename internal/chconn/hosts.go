@@ -31,17 +31,15 @@ import (
 // firstBackoff is how long a host is passed over after its first failure.
 const firstBackoff = time.Second
 
-// Hosts is the host set of one configuration: its addresses, their health and the open
-// strategy. Its methods are safe for concurrent use.
+// Hosts is the host set of one configuration, Config (which the caller does not change
+// afterwards): its addresses, their health and the open strategy. Its methods are safe for
+// concurrent use.
 type Hosts struct {
-	cfg    *dsn.Config
+	Config *dsn.Config
 	next   atomic.Uint64 // round robin position
 	health hostHealth
 	auth   authCache // the key and certificate files, loaded once (wakeup.go)
 }
-
-// NewHosts returns the host set of cfg, which it keeps (the caller does not change it).
-func NewHosts(cfg *dsn.Config) *Hosts { return &Hosts{cfg: cfg} }
 
 // hostHealth is the record of the hosts backing off.
 type hostHealth struct {
@@ -101,15 +99,15 @@ func (h *hostHealth) order(addrs []string, start int, now time.Time) (out []stri
 
 // failed records that addr failed (it backs off) and returns for how long.
 func (h *Hosts) failed(addr string) time.Duration {
-	return h.health.failed(addr, h.cfg.HostBackoff, time.Now())
+	return h.health.failed(addr, h.Config.HostBackoff, time.Now())
 }
 
 // addrs returns the configuration's addresses, or the default one.
 func (h *Hosts) addrs() []string {
-	if len(h.cfg.Addrs) == 0 {
+	if len(h.Config.Addrs) == 0 {
 		return []string{fmt.Sprintf("%s:%d", dsn.DefaultHost, dsn.DefaultPort)}
 	}
-	return h.cfg.Addrs
+	return h.Config.Addrs
 }
 
 // Dial opens a connection with d, trying the hosts in the order the connection_open_strategy
@@ -126,7 +124,7 @@ func (h *Hosts) Dial(ctx context.Context, d Dialer, avoid string) (*Conn, error)
 		if err == nil || !allTimedOut || ctx.Err() != nil {
 			return cc, err
 		}
-		wait, ok := wakeWait(h.cfg.WakeUpTimeout, start, round)
+		wait, ok := wakeWait(h.Config.WakeUpTimeout, start, round)
 		if !ok {
 			return nil, err
 		}
@@ -146,7 +144,7 @@ func (h *Hosts) dialRound(ctx context.Context, d Dialer, avoid string) (_ *Conn,
 	log := d.Log
 	addrs := h.addrs()
 	start := 0
-	switch h.cfg.ConnOpenStrategy {
+	switch h.Config.ConnOpenStrategy {
 	case dsn.ConnOpenRoundRobin:
 		start = int((h.next.Add(1) - 1) % uint64(len(addrs)))
 	case dsn.ConnOpenRandom:
@@ -162,7 +160,7 @@ func (h *Hosts) dialRound(ctx context.Context, d Dialer, avoid string) (_ *Conn,
 	var errs []error
 	for i, addr := range order {
 		began := time.Now()
-		cc, err := Dial(ctx, h.cfg, addr, d)
+		cc, err := Dial(ctx, h.Config, addr, d)
 		if err == nil {
 			h.health.answered(addr)
 			cc.hosts, cc.dialer = h, d

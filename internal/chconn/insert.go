@@ -49,7 +49,7 @@ type Insert struct {
 // finished only by its own Finish: every other statement on the connection gets openError
 // meanwhile; another insert is finished by the connection's next statement (Begin).
 func (c *Conn) OpenInsert(ctx context.Context, query string, opts *Options, batch bool) (*Insert, error) {
-	if err := c.Begin(); err != nil {
+	if err := c.begin(); err != nil {
 		return nil, err
 	}
 	stop, err := c.start(ctx, sqltext.InsertBody(query), opts)
@@ -116,8 +116,8 @@ func (ins *Insert) Append(ctx context.Context, vals []any) error {
 	return ins.endRow(ctx)
 }
 
-// AppendArgs is Append for a row of driver arguments, without copying them into a slice.
-func (ins *Insert) AppendArgs(ctx context.Context, args []driver.NamedValue) error {
+// appendArgs is Append for a row of driver arguments, without copying them into a slice.
+func (ins *Insert) appendArgs(ctx context.Context, args []driver.NamedValue) error {
 	if err := ins.startRow(len(args)); err != nil {
 		return err
 	}
@@ -130,19 +130,46 @@ func (ins *Insert) AppendArgs(ctx context.Context, args []driver.NamedValue) err
 	return ins.endRow(ctx)
 }
 
-// AppendRows appends rows of driver arguments as one step (a prepared VALUES (?, ?), (?, ?)
-// Exec): when a row fails and no block went out meanwhile, the rows this call appended before it
-// are dropped too, so that the step fails whole.
+// AppendRows appends rows of driver arguments as one step (a prepared statement's Exec): when
+// a row fails and no block went out meanwhile, the rows this call appended before it are
+// dropped too, so that the step fails whole. ErrClosed once the insert has ended.
 func (ins *Insert) AppendRows(ctx context.Context, rows [][]driver.NamedValue) error {
+	if ins.done {
+		return ErrClosed // before its block, which the connection's next insert may have taken
+	}
 	start, sent := ins.block.Rows(), ins.sent
 	for _, row := range rows {
-		if err := ins.AppendArgs(ctx, row); err != nil {
+		if err := ins.appendArgs(ctx, row); err != nil {
 			if ins.sent == sent {
 				for i := 0; i < ins.block.NumColumns(); i++ {
 					ins.block.Column(i).Truncate(start)
 				}
 			}
 			return err
+		}
+	}
+	return nil
+}
+
+// AppendWith appends n rows with fill, which appends rows [from, to) of its own into the
+// columns of b, the insert's block (a struct slice, say), and returns a *ColumnError for a value
+// refused. The rows go in as many calls of fill as the block's size asks, and a block due is
+// sent between them (resumed as Flush's, ctx bounding the retry). ErrClosed once the insert has
+// ended.
+func (ins *Insert) AppendWith(ctx context.Context, n int, fill func(b *nativeproto.Block, from, to int) error) error {
+	for done := 0; done < n; {
+		if ins.done {
+			return ErrClosed
+		}
+		k := min(n-done, max(ins.room(), 1))
+		if err := fill(ins.block, done, done+k); err != nil {
+			return err
+		}
+		done += k
+		if ins.room() == 0 {
+			if err := ins.Flush(ctx); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -189,7 +216,7 @@ func (ins *Insert) EndRow() error {
 
 // endRowCount is EndRow once left has counted down: it looks at the block's rows and bytes.
 func (ins *Insert) endRowCount() error {
-	if room := ins.Room(); room > 0 {
+	if room := ins.room(); room > 0 {
 		ins.left = room
 		return nil
 	}
@@ -199,12 +226,12 @@ func (ins *Insert) endRowCount() error {
 	return nil
 }
 
-// Room returns how many more rows the block takes before it is due to be sent; 0 when it is
+// room returns how many more rows the block takes before it is due to be sent; 0 when it is
 // due (it holds blockRows rows, or insert_block_bytes bytes of values). The byte side is an
-// estimate from the rows so far, halved, so a caller that appends Room rows and asks again
+// estimate from the rows so far, halved, so a caller that appends room rows and asks again
 // reaches the byte size within a few calls (about log2 of the rows a block holds) and
 // overshoots it by at most a row's bytes when rows keep their width.
-func (ins *Insert) Room() int {
+func (ins *Insert) room() int {
 	rows := ins.block.Rows()
 	if rows >= ins.maxRows {
 		return 0

@@ -43,8 +43,12 @@ func (c *Conn) StartInsert(ctx context.Context, query string, opts *Options, bat
 }
 
 // Flush sends the buffered rows as one block, resumed on a new connection when the block's send
-// leaves the insert unconfirmed (see resumeAfter); ctx bounds the retry.
+// leaves the insert unconfirmed (see resumeAfter); ctx bounds the retry. ErrClosed once the
+// insert has ended.
 func (ins *Insert) Flush(ctx context.Context) error {
+	if ins.done {
+		return ErrClosed
+	}
 	err := ins.flush()
 	if err == nil {
 		return nil
@@ -54,8 +58,11 @@ func (ins *Insert) Flush(ctx context.Context) error {
 
 // Send sends the remaining rows and the end of data and waits for the server to confirm (finish),
 // resumed on a new connection and finished there while the insert ends
-// unconfirmed and may be retried (see resumeAfter).
+// unconfirmed and may be retried (see resumeAfter). ErrClosed once the insert has ended.
 func (ins *Insert) Send(ctx context.Context) error {
+	if ins.done {
+		return ErrClosed
+	}
 	for {
 		err := ins.finish(ctx)
 		if err == nil {

@@ -164,7 +164,7 @@ func TestInsertFlushFinish(t *testing.T) {
 				t.Fatalf("after Finish: done %v, sent %d, unconfirmed %v, bad %v", ins.Done(), ins.Sent(), ins.Unconfirmed(), c.bad)
 			}
 			checkSeen(t, <-seen, []int{100, 100, 50, 30}, 280)
-			if err := c.Begin(); err != nil {
+			if _, err := c.Begin(false); err != nil {
 				t.Fatalf("Begin after the insert: %v", err)
 			}
 		})
@@ -244,7 +244,7 @@ func TestInsertFlushFinishRealServer(t *testing.T) {
 	if err := ins.finish(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Begin(); err != nil {
+	if _, err := c.Begin(false); err != nil {
 		t.Fatal(err)
 	}
 	r, err := c.Query(ctx, "SELECT count(), sum(n) FROM "+table, nil)

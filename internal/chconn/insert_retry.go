@@ -266,7 +266,7 @@ func (ins *Insert) Resume(ctx context.Context, c2 *Conn, opts *Options) error {
 		return &UnsupportedError{Msg: fmt.Sprintf("the insert was not resumed on %s: its blocks were encoded for protocol revision %d, compression %v; the new connection uses %d, %v",
 			c2.addr, r.rev, r.method, c2.rev, method)}
 	}
-	if err := c2.Begin(); err != nil {
+	if err := c2.begin(); err != nil {
 		return err
 	}
 	stop, err := c2.start(ctx, sqltext.InsertBody(ins.query), opts)

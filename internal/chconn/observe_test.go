@@ -93,7 +93,7 @@ func TestObserverEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkSelectOne(t, c)
-	if err := c.Begin(); err != nil {
+	if _, err := c.Begin(false); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Query(context.Background(), "select x", nil); err == nil {

@@ -1,9 +1,11 @@
 package chconn
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 
+	"github.com/chnative/chnative/internal/bind"
 	"github.com/chnative/chnative/internal/sqltext"
 	"github.com/chnative/chnative/nativeproto"
 )
@@ -25,7 +27,7 @@ type Options struct {
 	ID         string            // the query id; "" for a random UUID
 	Settings   map[string]string // settings on top of the configuration's
 	Parameters map[string]string // server-side {name:Type} parameters, rendered as text
-	Values     map[string]any    // WithParameters' values, which the adapter renders into Parameters
+	Values     map[string]any    // WithParameters' values, rendered into Parameters (withValues)
 
 	QuotaKey    string
 	HasQuotaKey bool // QuotaKey replaces the configuration's quota key, even when ""
@@ -71,4 +73,23 @@ func (o *Options) applyOptions(settings map[string]string, body string) {
 	if o.DedupToken != "" && sqltext.IsInsert(body) {
 		settings[dedupTokenSetting] = o.DedupToken
 	}
+}
+
+// withValues returns opts with WithParameters' values rendered into its Parameters for the
+// placeholders of body, the text sent (a copy; opts itself when it has no values). Servers below
+// RevParameters have no query parameters: the error says so before anything is sent.
+func (c *Conn) withValues(body string, opts *Options) (*Options, error) {
+	if opts == nil || len(opts.Values) == 0 {
+		return opts, nil
+	}
+	if !c.rev.Has(nativeproto.RevParameters) {
+		return nil, &UnsupportedError{Msg: fmt.Sprintf("WithParameters: server-side query parameters need protocol revision %d (ClickHouse 22.x or newer); this connection uses %d: pass the values as sql.Named arguments instead, which older servers get as CAST literals",
+			nativeproto.RevParameters, c.rev)}
+	}
+	o := *opts
+	var err error
+	if o.Parameters, err = bind.RenderParameters(opts.Parameters, opts.Values, body); err != nil {
+		return nil, err
+	}
+	return &o, nil
 }

@@ -16,7 +16,7 @@ import (
 // for the user, or, on a server below revision 54429, one the driver cannot encode) fails every
 // query, so it fails Ping too.
 func (c *Conn) Ping(ctx context.Context, opts *Options) error {
-	if err := c.Begin(); err != nil {
+	if err := c.begin(); err != nil {
 		return err
 	}
 	if !c.settingsChecked && len(c.cfg.Settings) > 0 {

@@ -58,7 +58,7 @@ func selectOne(t *testing.T, rev nativeproto.Revision) faketest.Answer {
 // checkSelectOne runs a query answered by selectOne on c: the connection is in step.
 func checkSelectOne(t *testing.T, c *Conn) {
 	t.Helper()
-	if err := c.Begin(); err != nil {
+	if _, err := c.Begin(false); err != nil {
 		t.Fatalf("Begin: %v", err)
 	}
 	r, err := c.Query(context.Background(), "SELECT 1 AS n", nil)
@@ -200,7 +200,7 @@ func TestResultStreamRealServer(t *testing.T) {
 	if next != n || blocks < 2 || ahead == 0 {
 		t.Fatalf("%d rows in %d blocks, %d read ahead", next, blocks, ahead)
 	}
-	if err := c.Begin(); err != nil {
+	if _, err := c.Begin(false); err != nil {
 		t.Fatal(err)
 	}
 	r, err = c.Query(context.Background(), "SELECT 1", nil)

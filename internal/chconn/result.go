@@ -22,11 +22,16 @@ type Result struct {
 	stop  func() bool
 	block *nativeproto.Block // the block last handed out: the header, then Next's
 	cols  []string           // the header's column names, then their types (Names, Types)
-	done  bool
 	err   error
+	done  bool
 	// rowsOut: a block with rows was handed out (the header or Next's), so the caller may have
 	// rows of it: the read is not run again (read_retry.go).
 	rowsOut bool
+	// moved: Blocks.Next has run (until then, the header is its first block when it has rows).
+	moved bool
+	// Read-ahead of the next packet (readahead.go); the flags together keep Result small.
+	ahead     bool        // a read-ahead runs, or its result waits in aheadCh
+	aheadStop atomic.Bool // Close wants the read-ahead's result: AheadWork should stop
 
 	totals, extremes *nativeproto.Block
 
@@ -39,11 +44,8 @@ type Result struct {
 
 	userLoc *time.Location // WithUserLocation's zone, or nil: the server's (r.c.loc)
 
-	// Read-ahead of the next packet (readahead.go).
-	ahead     bool               // a read-ahead runs, or its result waits in aheadCh
-	aheadCh   chan aheadResult   // its result
-	spare     *nativeproto.Block // the block it decodes into
-	aheadStop atomic.Bool        // Close wants the read-ahead's result: AheadWork should stop
+	aheadCh chan aheadResult   // the read-ahead's result
+	spare   *nativeproto.Block // the block it decodes into
 }
 
 // Reset makes r a zero Result again, for another QueryInto. r must have ended (Next returned an

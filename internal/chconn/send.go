@@ -132,6 +132,9 @@ func (c *Conn) start(ctx context.Context, body string, opts *Options) (stop func
 	if err := c.checkDedupToken(body, opts); err != nil {
 		return nil, err
 	}
+	if opts, err = c.withValues(body, opts); err != nil {
+		return nil, err
+	}
 	stop = c.watch(ctx)
 	c.qctx = ctx // for the observer's QueryStart (observe.go)
 	if _, err := c.sendQuery(body, opts); err != nil {

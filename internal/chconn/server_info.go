@@ -3,6 +3,7 @@ package chconn
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/chnative/chnative/nativeproto"
 )
@@ -21,6 +22,10 @@ type ServerInfo struct {
 	DisplayName string
 	// Addr is the address this connection dialed: one of the DSN's hosts, as host:port.
 	Addr string
+	// Location is the session's time zone: the one DateTime values without a time zone in their
+	// type are read in. It is the server's (Timezone) until a SET session_timezone or a
+	// TimezoneUpdate from the server changes it.
+	Location *time.Location
 
 	// Settings are the settings of the session that differ from their defaults, as the server
 	// announced them (revision 54474 and newer, when the user's apply_settings_from_server is on;
@@ -37,12 +42,13 @@ type ServerInfo struct {
 // Version returns "major.minor.patch".
 func (s ServerInfo) Version() string { return fmt.Sprintf("%d.%d.%d", s.Major, s.Minor, s.Patch) }
 
-// ServerInfo returns what the server said about itself in its Hello.
+// ServerInfo returns what the server said about itself in its Hello, and the session's time zone.
 func (c *Conn) ServerInfo() ServerInfo {
+	c.awaitDrain() // a TimezoneUpdate read by the drain may change the session's zone
 	h := c.Hello()
 	si := ServerInfo{Name: h.Name, Major: h.Major, Minor: h.Minor, Patch: h.Patch,
 		Revision: uint64(h.Revision), Negotiated: uint64(c.Revision()), Advertised: uint64(c.ClientRevision()),
-		Timezone: h.Timezone, DisplayName: h.DisplayName, Addr: c.Addr(),
+		Timezone: h.Timezone, DisplayName: h.DisplayName, Addr: c.Addr(), Location: c.sessLoc,
 		QueryPlanVersion: h.QueryPlanVersion, ClusterFunctionVersion: h.ClusterFunctionVersion}
 	if len(h.Settings) > 0 {
 		si.Settings = make(map[string]string, len(h.Settings))

@@ -82,7 +82,7 @@ func TestLieMidStreamClosesConn(t *testing.T) {
 			if _, _, err2 := r.Next(); !errors.Is(err2, err) && err2 != err {
 				t.Errorf("Next after the lie: %v, want the same error", err2)
 			}
-			if err := c.Begin(); err != ErrBadConn {
+			if _, err := c.Begin(false); err != ErrBadConn {
 				t.Fatalf("Begin after a lie: %v, want ErrBadConn", err)
 			}
 		})
@@ -115,7 +115,7 @@ func TestExceptionMidStreamRealServer(t *testing.T) {
 	if c.bad {
 		t.Fatal("the connection is bad after the server's exception")
 	}
-	if err := c.Begin(); err != nil {
+	if _, err := c.Begin(false); err != nil {
 		t.Fatalf("Begin: %v", err)
 	}
 	r, err = c.Query(context.Background(), "SELECT 1", nil)

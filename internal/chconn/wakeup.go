@@ -71,7 +71,7 @@ type authCache struct {
 // fill sets d's signer and certificate from the cache, loading them on first use; an error
 // is not cached (the file may be fixed).
 func (a *authCache) fill(h *Hosts, d *Dialer) error {
-	cfg := h.cfg
+	cfg := h.Config
 	if (d.SSHSigner != nil || cfg.SSHKey == "") && (!cfg.Secure || cfg.TLSCert == "") {
 		return nil
 	}
