@@ -3,15 +3,10 @@ package chnative
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"log/slog"
-	"reflect"
-	"sync"
 	"time"
 
-	"github.com/chnative/chnative/columns"
 	"github.com/chnative/chnative/internal/ingest"
-	"github.com/chnative/chnative/internal/structmap"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -41,16 +36,8 @@ type InserterConfig struct {
 type Inserter struct {
 	db    *sql.DB
 	query string
+	set   Settings // every insert's
 	e     *ingest.Engine
-	ctx   func(context.Context, string) context.Context
-	plans sync.Map // planKey -> *structAppendPlan
-}
-
-// planKey names the struct plan of a type for one of the Inserter's blocks (at most Lanes +
-// InFlight exist): appends into different blocks run at once, each plan under its block's lane.
-type planKey struct {
-	t   reflect.Type
-	col columns.Column
 }
 
 // InserterStats counts what an Inserter did: rows, bytes and blocks appended, sent, resent and
@@ -76,60 +63,48 @@ var ErrInserterFull, ErrInserterClosed = ingest.ErrFull, ingest.ErrClosed
 // tables with non_replicated_deduplication_window. Older servers have no token; there a
 // Replicated table drops a resent block by the hash of its rows. A server's exception is not
 // retried; a block not inserted goes to OnError and Stats and fails the next Flush or Close.
-func NewInserter(db *sql.DB, query string, cfg InserterConfig) (*Inserter, error) {
-	ctx := context.Background()
+func NewInserter(db *sql.DB, query string, cfg InserterConfig) (in *Inserter, err error) {
+	in = &Inserter{db: db, query: query}
 	var names, types []string
 	var tokens bool
-	if err := withRaw(ctx, db, func(c Conn) error {
-		b, err := c.PrepareBatch(ctx, query)
-		if err != nil {
-			return err
-		}
-		defer b.Abort()
-		for i := range b.NumColumns() {
-			names, types = append(names, b.Name(i)), append(types, b.Block().Type(i))
-		}
-		si := c.ServerInfo()
-		tokens = si.Major > 22 || si.Major == 22 && si.Minor >= 2
-		return nil
+	if err := in.insert(context.Background(), nil, "", func(h *nativeproto.Block, si ServerInfo) {
+		names, types = ingest.Header(h)
+		tokens = ingest.HasTokens(si.Major, si.Minor)
 	}); err != nil {
 		return nil, err
 	}
-	set := ingest.Settings(cfg.Settings, cfg.Async, cfg.AsyncNoWait, tokens)
-	in := &Inserter{db: db, query: query}
-	in.ctx = func(ctx context.Context, token string) context.Context {
-		if set != nil {
-			ctx = WithSettings(ctx, set)
-		}
-		if tokens {
-			ctx = WithDeduplicationToken(ctx, token)
-		}
-		return ctx
-	}
-	var err error
-	in.e, err = ingest.New(names, types, ingest.Config{MaxRows: cfg.MaxRows, MaxBytes: cfg.MaxBytes,
-		MaxDelay: cfg.MaxDelay, Senders: cfg.Senders, InFlight: cfg.InFlight, Lanes: cfg.Lanes, NoWait: cfg.NoWait,
-		Retries: cfg.Retries, ID: cfg.ID, OnError: cfg.OnError, Logger: cfg.Logger}, in.send, nil)
+	in.set = ingest.Settings(cfg.Settings, cfg.Async, cfg.AsyncNoWait, tokens)
+	in.e, err = ingest.New(names, types, ingest.Config{MaxRows: cfg.MaxRows, MaxBytes: cfg.MaxBytes, MaxDelay: cfg.MaxDelay,
+		Senders: cfg.Senders, InFlight: cfg.InFlight, Lanes: cfg.Lanes, NoWait: cfg.NoWait, Retries: cfg.Retries,
+		ID: cfg.ID, NoTokens: !tokens, OnError: cfg.OnError, Logger: cfg.Logger},
+		func(ctx context.Context, _ int, b *nativeproto.Block, token string) error {
+			return in.insert(ctx, b, token, nil)
+		}, nil)
 	if err != nil {
 		return nil, err
 	}
 	return in, nil
 }
 
-// send inserts b as one INSERT under token on a connection from the pool, held for that insert
-// only (a connection a failure broke is discarded by the pool).
-func (in *Inserter) send(ctx context.Context, _ int, b *nativeproto.Block, token string) error {
+// insert prepares the Inserter's INSERT on a connection from the pool, held for this call only (a
+// connection a failure broke is discarded by the pool), and sends b as one block under token;
+// with b nil it sends nothing and gives the INSERT's header and the server to header.
+func (in *Inserter) insert(ctx context.Context, b *nativeproto.Block, token string, header func(*nativeproto.Block, ServerInfo)) error {
+	ctx = WithDeduplicationToken(WithSettings(ctx, in.set), token)
 	return withRaw(ctx, in.db, func(c Conn) error {
-		ictx := in.ctx(ctx, token)
-		batch, err := c.PrepareBatch(ictx, in.query)
+		batch, err := c.PrepareBatch(ctx, in.query)
 		if err != nil {
 			return err
 		}
-		if err := batch.WriteBlock(b); err != nil {
+		if b == nil {
+			header(batch.Block(), c.ServerInfo())
+			batch.Abort()
+			return nil
+		} else if err := batch.WriteBlock(b); err != nil {
 			batch.Abort()
 			return err
 		}
-		return batch.SendContext(ictx)
+		return batch.SendContext(ctx)
 	})
 }
 
@@ -141,30 +116,10 @@ func (in *Inserter) Append(ctx context.Context, values ...any) error {
 }
 
 // AppendStruct appends *row, a pointer to a struct, mapped to the columns as AppendStruct maps it
-// for a Batch (the mapping is compiled once per struct type).
+// for a Batch (the mapping is compiled once per struct type). It reads *row in place: a caller
+// reusing its struct appends without allocating.
 func (in *Inserter) AppendStruct(ctx context.Context, row any) error {
-	v := reflect.ValueOf(row)
-	if v.Kind() != reflect.Pointer || v.IsNil() {
-		return fmt.Errorf("chnative: Inserter.AppendStruct of %T: want a non-nil pointer to a struct", row)
-	}
-	t := v.Type().Elem()
-	one := reflect.MakeSlice(reflect.SliceOf(t), 1, 1) // a copy of *row: one allocation a row
-	one.Index(0).Set(v.Elem())
-	return in.e.AppendWith(ctx, func(blk *nativeproto.Block) (int, error) {
-		key := planKey{t, blk.Column(0)} // a plan per block: a plan follows its block's columns
-		p, ok := in.plans.Load(key)
-		if !ok {
-			plan, err := structmap.PlanAppend(t, blk)
-			if err != nil {
-				return 0, err
-			}
-			p, _ = in.plans.LoadOrStore(key, plan)
-		}
-		if err := structmap.AppendValues(p.(*structAppendPlan), blk, one); err != nil {
-			return 0, fieldColumnError(blk, blk.Rows(), err)
-		}
-		return 1, nil
-	})
+	return in.e.AppendStruct(ctx, row)
 }
 
 // Flush sends what is buffered and waits for the server; it returns the failures since the

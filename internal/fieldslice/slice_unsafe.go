@@ -57,6 +57,16 @@ func OfValue(v reflect.Value, f reflect.StructField) Slice {
 	return Slice{unsafe.Add(v.UnsafePointer(), f.Offset), size, v.Len(), f.Type.Size()}
 }
 
+// OfPointer is Of for the one struct v points to (v a non-nil pointer to a struct): field f of
+// it, borrowed as a one-element slice (an AppendStruct of a caller's struct, with no copy).
+func OfPointer(v reflect.Value, f reflect.StructField) Slice {
+	size := v.Type().Elem().Size()
+	if f.Type == nil || f.Offset > size || f.Type.Size() > size-f.Offset || uint64(f.Type.Size()) >= maxLen || v.IsNil() {
+		panic(&Error{Op: "OfPointer", Msg: fmt.Sprintf("field %s of %v does not fit in an element of %d bytes", f.Name, f.Type, size)})
+	}
+	return Slice{unsafe.Add(v.UnsafePointer(), f.Offset), size, 1, f.Type.Size()}
+}
+
 // Elems returns the elements of the slice v (made with reflect.MakeSlice, say) as a
 // Slice.
 func Elems(v reflect.Value) Slice {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"time"
 
 	"github.com/chnative/chnative/columns"
 	"github.com/chnative/chnative/internal/fieldslice"
@@ -73,12 +74,16 @@ func AppendRows[T any](p *AppendPlan, b *nativeproto.Block, rows []T) error {
 	return p.appendRows(b, len(rows), func(f reflect.StructField) fieldslice.Slice { return fieldslice.Of(rows, f) })
 }
 
-// AppendValues is AppendRows for rows held in a reflect.Value, a slice of p's struct type.
+// AppendValues is AppendRows for rows held in a reflect.Value: a slice of p's struct type, or a
+// non-nil pointer to one struct (appended in place: no copy, no allocation).
 func AppendValues(p *AppendPlan, b *nativeproto.Block, rows reflect.Value) error {
-	if rows.Kind() != reflect.Slice || rows.Type().Elem() != p.typ {
-		return fmt.Errorf("chnative: rows of %v for a plan of %v", rows.Type(), p.typ)
+	switch {
+	case rows.Kind() == reflect.Pointer && rows.Type().Elem() == p.typ && !rows.IsNil():
+		return p.appendRows(b, 1, func(f reflect.StructField) fieldslice.Slice { return fieldslice.OfPointer(rows, f) })
+	case rows.Kind() == reflect.Slice && rows.Type().Elem() == p.typ:
+		return p.appendRows(b, rows.Len(), func(f reflect.StructField) fieldslice.Slice { return fieldslice.OfValue(rows, f) })
 	}
-	return p.appendRows(b, rows.Len(), func(f reflect.StructField) fieldslice.Slice { return fieldslice.OfValue(rows, f) })
+	return fmt.Errorf("chnative: rows of %v for a plan of %v", rows.Type(), p.typ)
 }
 
 func (p *AppendPlan) appendRows(b *nativeproto.Block, n int, field func(reflect.StructField) fieldslice.Slice) error {
@@ -141,6 +146,12 @@ func (p *AppendPlan) check(b *nativeproto.Block) error {
 // appenderFor returns the appender of a field of type ft into col: the column's typed loop when
 // it has one for ft, else a loop through AppendValue.
 func appenderFor(col columns.Column, ft reflect.Type) columns.FieldAppendFunc {
+	if c, ok := col.(*columns.DateTime64); ok && ft == timeType {
+		// time.Time has String and the marshalers, but a DateTime64 takes a time.Time as itself.
+		if fn := c.FieldAppendFunc(ft); fn != nil {
+			return fn
+		}
+	}
 	if implementsConverter(ft) {
 		return valueAppender(ft)
 	}
@@ -151,6 +162,8 @@ func appenderFor(col columns.Column, ft reflect.Type) columns.FieldAppendFunc {
 	}
 	return valueAppender(ft)
 }
+
+var timeType = reflect.TypeFor[time.Time]()
 
 // converterTypes are the interfaces columns take a value by (a database/sql Valuer everywhere,
 // recognised by internal/valuer; encoding.BinaryMarshaler, fmt.Stringer and

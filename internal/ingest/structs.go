@@ -1,0 +1,73 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/chnative/chnative/internal/chconn"
+	"github.com/chnative/chnative/internal/structmap"
+	"github.com/chnative/chnative/nativeproto"
+)
+
+// maxPlans bounds the struct plans a lane keeps: a caller appending more struct types than this
+// through one Inserter replans the oldest.
+const maxPlans = 8
+
+// AppendStruct appends the struct row points to as one row, its fields mapped to the columns as
+// structmap maps them, read in place (no copy). Each lane keeps the plans of the struct types
+// appended through it: the lookup compares types (no hashing), and a plan follows its lane's
+// blocks (its check rebinds it to a new block of the same column types), so a caller reusing
+// its struct appends without allocating.
+func (e *Engine) AppendStruct(ctx context.Context, row any) error {
+	v := reflect.ValueOf(row)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Type().Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("chnative: Inserter.AppendStruct of %T: want a non-nil pointer to a struct", row)
+	}
+	l := e.lane()
+	defer e.release(l)
+	cur, err := e.current(ctx, l)
+	if err != nil {
+		return err
+	}
+	b := cur.b
+	p, err := l.plan(v.Type().Elem(), b)
+	if err != nil {
+		return err
+	}
+	if err := structmap.AppendValues(p, b, v); err != nil {
+		return fieldError(b, err)
+	}
+	e.added(l, cur, 1)
+	return nil
+}
+
+// plan returns l's plan of struct type t, planning it for b on first use (l.mu held).
+func (l *lane) plan(t reflect.Type, b *nativeproto.Block) (*structmap.AppendPlan, error) {
+	for _, p := range l.plans {
+		if p.Type() == t {
+			return p, nil
+		}
+	}
+	p, err := structmap.PlanAppend(t, b)
+	if err != nil {
+		return nil, err
+	}
+	if len(l.plans) == maxPlans {
+		l.plans = append(l.plans[:0], l.plans[1:]...)
+	}
+	l.plans = append(l.plans, p)
+	return p, nil
+}
+
+// fieldError turns structmap's *FieldError of a row appended at b's end into the *ColumnError
+// naming its column, field and row in the block.
+func fieldError(b *nativeproto.Block, err error) error {
+	var fe *structmap.FieldError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	return &chconn.ColumnError{Column: b.Name(fe.Col), Type: b.Type(fe.Col), Row: b.Rows() + fe.Row,
+		Err: fmt.Errorf("field %s: %w", fe.Field, fe.Err)}
+}
