@@ -24,14 +24,20 @@ func Of[T any](rows []T, f reflect.StructField) Slice {
 // OfValue is Of for a slice of structs held in a reflect.Value: field f of each element of v.
 func OfValue(v reflect.Value, f reflect.StructField) Slice { return Slice{v, f.Index} }
 
-// OfPointer is Of for the one struct v points to (v a non-nil pointer to a struct): field f of
-// it, borrowed as a one-element slice.
-func OfPointer(v reflect.Value, f reflect.StructField) Slice {
-	if v.IsNil() {
-		panic(&Error{Op: "OfPointer", Msg: "a nil pointer"})
+// Row is the one struct a pointer points to, borrowed (no copy): an AppendStruct of a caller's
+// struct. Its fields are one-element Slices.
+type Row struct{ v reflect.Value }
+
+// RowOf returns the struct v, a non-nil pointer to a struct, points to.
+func RowOf(v reflect.Value) Row {
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		panic(&Error{Op: "RowOf", Msg: "not a non-nil pointer"})
 	}
-	return Slice{v, f.Index}
+	return Row{v}
 }
+
+// Field returns field f of r's struct, f a field of its type.
+func (r Row) Field(f *reflect.StructField) Slice { return Slice{r.v, f.Index} }
 
 // Elems returns the elements of the slice v (made with reflect.MakeSlice, say) as a
 // Slice.
@@ -39,7 +45,7 @@ func Elems(v reflect.Value) Slice { return Slice{v, nil} }
 
 // Len returns the number of elements.
 func (d Slice) Len() int {
-	if d.v.Kind() == reflect.Pointer { // OfPointer's
+	if d.v.Kind() == reflect.Pointer { // a Row's
 		return 1
 	}
 	return d.v.Len()

@@ -57,14 +57,28 @@ func OfValue(v reflect.Value, f reflect.StructField) Slice {
 	return Slice{unsafe.Add(v.UnsafePointer(), f.Offset), size, v.Len(), f.Type.Size()}
 }
 
-// OfPointer is Of for the one struct v points to (v a non-nil pointer to a struct): field f of
-// it, borrowed as a one-element slice (an AppendStruct of a caller's struct, with no copy).
-func OfPointer(v reflect.Value, f reflect.StructField) Slice {
-	size := v.Type().Elem().Size()
-	if f.Type == nil || f.Offset > size || f.Type.Size() > size-f.Offset || uint64(f.Type.Size()) >= maxLen || v.IsNil() {
-		panic(&Error{Op: "OfPointer", Msg: fmt.Sprintf("field %s of %v does not fit in an element of %d bytes", f.Name, f.Type, size)})
+// Row is the one struct a pointer points to, borrowed (no copy): an AppendStruct of a caller's
+// struct. Its fields are one-element Slices.
+type Row struct {
+	base unsafe.Pointer
+	size uintptr
+}
+
+// RowOf returns the struct v, a non-nil pointer to a struct, points to.
+func RowOf(v reflect.Value) Row {
+	if v.Kind() != reflect.Pointer || v.IsNil() || uint64(v.Type().Elem().Size()) >= maxLen {
+		panic(&Error{Op: "RowOf", Msg: fmt.Sprintf("%v is not a non-nil pointer to a struct", v.Type())})
 	}
-	return Slice{unsafe.Add(v.UnsafePointer(), f.Offset), size, 1, f.Type.Size()}
+	return Row{v.UnsafePointer(), v.Type().Elem().Size()}
+}
+
+// Field returns field f of r's struct, f a field of its type (one that does not fit in it panics
+// with an *Error).
+func (r Row) Field(f *reflect.StructField) Slice {
+	if f.Type == nil || f.Offset > r.size || f.Type.Size() > r.size-f.Offset {
+		panic(&Error{Op: "Field", Msg: fmt.Sprintf("field %s does not fit in a struct of %d bytes", f.Name, r.size)})
+	}
+	return Slice{unsafe.Add(r.base, f.Offset), r.size, 1, f.Type.Size()}
 }
 
 // Elems returns the elements of the slice v (made with reflect.MakeSlice, say) as a
