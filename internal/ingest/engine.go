@@ -64,6 +64,7 @@ type block struct {
 	seq     uint64
 	gen     uint64 // counts the times it was filled, for its MaxDelay timer
 	checkAt int    // rows at which its bytes are measured next
+	sized   bool   // its columns were made room for the rows it will hold (added)
 	bytes   int64  // bytes at the seal
 	timer   *time.Timer
 }
