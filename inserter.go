@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/internal/ingest"
 	"github.com/chnative/chnative/nativeproto"
 )
@@ -33,12 +34,7 @@ type InserterConfig struct {
 
 // Inserter takes rows from any number of goroutines and inserts them in big blocks, exactly once
 // (see NewInserter). Its methods are safe for concurrent use.
-type Inserter struct {
-	db    *sql.DB
-	query string
-	set   Settings // every insert's
-	e     *ingest.Engine
-}
+type Inserter struct{ e *ingest.Engine }
 
 // InserterStats counts what an Inserter did: rows, bytes and blocks appended, sent, resent and
 // failed, and what is buffered now. InserterBlockError is a block it could not insert.
@@ -55,7 +51,8 @@ var ErrInserterFull, ErrInserterClosed = ingest.ErrFull, ingest.ErrClosed
 // server for the table's columns first. Rows are appended into typed columns under a lock held
 // for the append only (one of Lanes blocks, each its own lock); a full block is sent by a sender
 // goroutine while appends fill the next, so memory stays under (Lanes + InFlight) x MaxBytes of
-// values (up to twice that for the columns' capacity), and Append waits for room beyond it.
+// values (a block's columns are sized from its first rows' width; wider rows later may grow them
+// up to twice that), plus a sent block's bytes per sender, and Append waits for room beyond it.
 //
 // Exactly once: each block has its own deduplication token, sent as insert_deduplication_token
 // (ClickHouse 22.2+), and is sent again with it, with the same rows, only after a transport
@@ -63,49 +60,22 @@ var ErrInserterFull, ErrInserterClosed = ingest.ErrFull, ingest.ErrClosed
 // tables with non_replicated_deduplication_window. Older servers have no token; there a
 // Replicated table drops a resent block by the hash of its rows. A server's exception is not
 // retried; a block not inserted goes to OnError and Stats and fails the next Flush or Close.
-func NewInserter(db *sql.DB, query string, cfg InserterConfig) (in *Inserter, err error) {
-	in = &Inserter{db: db, query: query}
-	var names, types []string
-	var tokens bool
-	if err := in.insert(context.Background(), nil, "", func(h *nativeproto.Block, si ServerInfo) {
-		names, types = ingest.Header(h)
-		tokens = ingest.HasTokens(si.Major, si.Minor)
-	}); err != nil {
-		return nil, err
-	}
-	in.set = ingest.Settings(cfg.Settings, cfg.Async, cfg.AsyncNoWait, tokens)
-	in.e, err = ingest.New(names, types, ingest.Config{MaxRows: cfg.MaxRows, MaxBytes: cfg.MaxBytes, MaxDelay: cfg.MaxDelay,
-		Senders: cfg.Senders, InFlight: cfg.InFlight, Lanes: cfg.Lanes, NoWait: cfg.NoWait, Retries: cfg.Retries,
-		ID: cfg.ID, NoTokens: !tokens, OnError: cfg.OnError, Logger: cfg.Logger},
-		func(ctx context.Context, _ int, b *nativeproto.Block, token string) error {
-			return in.insert(ctx, b, token, nil)
-		}, nil)
+func NewInserter(db *sql.DB, query string, cfg InserterConfig) (*Inserter, error) {
+	e, err := ingest.Open(func(ctx context.Context, opts func(*chconn.Options), use func(*chconn.Insert, ServerInfo) error) error {
+		return withRaw(ctx, db, func(c Conn) error { // a connection a failure broke is discarded by the pool
+			b, err := c.PrepareBatch(withOptions(ctx, opts), query)
+			if err != nil {
+				return err
+			}
+			return use(b.ins, c.ServerInfo())
+		})
+	}, ingest.Config{MaxRows: cfg.MaxRows, MaxBytes: cfg.MaxBytes, MaxDelay: cfg.MaxDelay, Senders: cfg.Senders,
+		InFlight: cfg.InFlight, Lanes: cfg.Lanes, NoWait: cfg.NoWait, Retries: cfg.Retries, ID: cfg.ID, Settings: cfg.Settings,
+		Async: cfg.Async, AsyncNoWait: cfg.AsyncNoWait, OnError: cfg.OnError, Logger: cfg.Logger})
 	if err != nil {
 		return nil, err
 	}
-	return in, nil
-}
-
-// insert prepares the Inserter's INSERT on a connection from the pool, held for this call only (a
-// connection a failure broke is discarded by the pool), and sends b as one block under token;
-// with b nil it sends nothing and gives the INSERT's header and the server to header.
-func (in *Inserter) insert(ctx context.Context, b *nativeproto.Block, token string, header func(*nativeproto.Block, ServerInfo)) error {
-	ctx = WithDeduplicationToken(WithSettings(ctx, in.set), token)
-	return withRaw(ctx, in.db, func(c Conn) error {
-		batch, err := c.PrepareBatch(ctx, in.query)
-		if err != nil {
-			return err
-		}
-		if b == nil {
-			header(batch.Block(), c.ServerInfo())
-			batch.Abort()
-			return nil
-		} else if err := batch.WriteBlock(b); err != nil {
-			batch.Abort()
-			return err
-		}
-		return batch.SendContext(ctx)
-	})
+	return &Inserter{e}, nil
 }
 
 // Append appends one row, a value per column, converted as Batch.Append converts. It waits

@@ -22,6 +22,9 @@ type Config struct {
 	Backoff  time.Duration // wait before the first resend, doubled each time up to 2s (default 50ms)
 	ID       string        // the token prefix (default random); unique per engine
 	NoTokens bool          // the server takes no insert_deduplication_token: send gets "" (logs still name blocks by token)
+	// Open's: the settings of every insert, and Async and AsyncNoWait's (see Settings).
+	Settings           map[string]string
+	Async, AsyncNoWait bool
 	// OnError is called, on a sender goroutine, with a block that failed for good and why.
 	// The block is valid during the call only.
 	OnError func(b *nativeproto.Block, err error)
@@ -88,14 +91,3 @@ func Settings(extra map[string]string, async, noWait, tokens bool) map[string]st
 	}
 	return set
 }
-
-// Header returns the names and types of b's columns: an engine's for the INSERT b is the header of.
-func Header(b *nativeproto.Block) (names, types []string) {
-	for i := range b.NumColumns() {
-		names, types = append(names, b.Name(i)), append(types, b.Type(i))
-	}
-	return names, types
-}
-
-// HasTokens reports whether a server of this version takes insert_deduplication_token (22.2+).
-func HasTokens(major, minor uint64) bool { return major > 22 || major == 22 && minor >= 2 }
