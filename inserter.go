@@ -92,6 +92,12 @@ func (in *Inserter) AppendStruct(ctx context.Context, row any) error {
 	return in.e.AppendStruct(ctx, row)
 }
 
+// AppendStructs appends a row per element of rows, a slice of structs, as AppendStruct would, under
+// one lock per block; a field that does not convert fails the call there (the rows before stay).
+func (in *Inserter) AppendStructs(ctx context.Context, rows any) error {
+	return in.e.AppendStructs(ctx, rows)
+}
+
 // Flush sends what is buffered and waits for the server; it returns the failures since the
 // last Flush (each an *InserterBlockError, joined).
 func (in *Inserter) Flush(ctx context.Context) error { return in.e.Flush(ctx) }

@@ -43,6 +43,47 @@ func (e *Engine) AppendStruct(ctx context.Context, row any) error {
 	return nil
 }
 
+// AppendStructs appends a row per element of rows, a slice of structs, under one lane's lock:
+// block by block, each part measured and sealed as appends one by one would be. A field that
+// does not convert fails the call with a *chconn.ColumnError whose Row is the element's index;
+// the elements before it stay appended.
+func (e *Engine) AppendStructs(ctx context.Context, rows any) error {
+	v := reflect.ValueOf(rows)
+	if v.Kind() != reflect.Slice || v.Type().Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("chnative: Inserter.AppendStructs of %T: want a slice of structs", rows)
+	}
+	l := e.lane()
+	defer e.release(l)
+	for done := 0; done < v.Len(); {
+		cur, err := e.current(ctx, l)
+		if err != nil {
+			return err
+		}
+		b := cur.b
+		p, err := l.plan(v.Type().Elem(), b)
+		if err != nil {
+			return err
+		}
+		start := b.Rows()
+		// Up to the block's next measure (added seals it when due), at least one row.
+		n := min(v.Len()-done, max(min(cur.checkAt, e.cfg.MaxRows)-start, 1))
+		err = structmap.AppendValues(p, b, v.Slice(done, done+n))
+		if added := b.Rows() - start; added > 0 {
+			e.added(l, cur, added)
+		}
+		if err != nil {
+			var fe *structmap.FieldError
+			if errors.As(err, &fe) {
+				return &chconn.ColumnError{Column: b.Name(fe.Col), Type: b.Type(fe.Col), Row: done + fe.Row,
+					Err: fmt.Errorf("field %s: %w", fe.Field, fe.Err)}
+			}
+			return err
+		}
+		done += n
+	}
+	return nil
+}
+
 // plan returns l's plan of struct type t, planning it for b on first use (l.mu held).
 func (l *lane) plan(t reflect.Type, b *nativeproto.Block) (*structmap.AppendPlan, error) {
 	for _, p := range l.plans {
