@@ -66,10 +66,14 @@ type Row struct {
 
 // RowOf returns the struct v, a non-nil pointer to a struct, points to.
 func RowOf(v reflect.Value) Row {
-	if v.Kind() != reflect.Pointer || v.IsNil() || uint64(v.Type().Elem().Size()) >= maxLen {
+	if v.Kind() != reflect.Pointer || v.IsNil() {
 		panic(&Error{Op: "RowOf", Msg: fmt.Sprintf("%v is not a non-nil pointer to a struct", v.Type())})
 	}
-	return Row{v.UnsafePointer(), v.Type().Elem().Size()}
+	size := v.Type().Elem().Size()
+	if uint64(size) >= maxLen {
+		panic(&Error{Op: "RowOf", Msg: fmt.Sprintf("a struct of %d bytes", size)})
+	}
+	return Row{v.UnsafePointer(), size}
 }
 
 // Field returns field f of r's struct, f a field of its type (one that does not fit in it panics

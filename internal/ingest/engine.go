@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/chnative/chnative/columns"
-	"github.com/chnative/chnative/internal/structmap"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -51,10 +50,10 @@ type Engine struct {
 // lane is an open block and its lock.
 type lane struct {
 	mu        sync.Mutex
-	cur       *block                  // being filled; nil until the next Append
-	rows      int64                   // rows appended through the lane
-	openBytes int64                   // cur's bytes at the last measure
-	plans     []*structmap.AppendPlan // AppendStruct's, by struct type (plan)
+	cur       *block      // being filled; nil until the next Append
+	rows      int64       // rows appended through the lane
+	openBytes int64       // cur's bytes at the last measure
+	plans     []*lanePlan // AppendStruct's, by struct type (plan)
 	_         [64]byte
 }
 

@@ -36,7 +36,7 @@ func (e *Engine) AppendStruct(ctx context.Context, row any) error {
 	if err != nil {
 		return err
 	}
-	if err := structmap.AppendValues(p, b, v); err != nil {
+	if err := structmap.AppendChecked(p.plan, b, v); err != nil {
 		return fieldError(b, err)
 	}
 	e.added(l, cur, 1)
@@ -67,7 +67,7 @@ func (e *Engine) AppendStructs(ctx context.Context, rows any) error {
 		start := b.Rows()
 		// Up to the block's next measure (added seals it when due), at least one row.
 		n := min(v.Len()-done, max(min(cur.checkAt, e.cfg.MaxRows)-start, 1))
-		err = structmap.AppendValues(p, b, v.Slice(done, done+n))
+		err = structmap.AppendValues(p.plan, b, v.Slice(done, done+n))
 		if added := b.Rows() - start; added > 0 {
 			e.added(l, cur, added)
 		}
@@ -84,21 +84,40 @@ func (e *Engine) AppendStructs(ctx context.Context, rows any) error {
 	return nil
 }
 
-// plan returns l's plan of struct type t, planning it for b on first use (l.mu held).
-func (l *lane) plan(t reflect.Type, b *nativeproto.Block) (*structmap.AppendPlan, error) {
-	for _, p := range l.plans {
-		if p.Type() == t {
-			return p, nil
+// lanePlan is a struct plan of a lane and the block it was last checked against: an engine's
+// blocks keep their columns, so a plan is checked once per block, not per row.
+type lanePlan struct {
+	plan    *structmap.AppendPlan
+	checked *nativeproto.Block
+}
+
+// plan returns l's plan of struct type t, planning it for b on first use, checked against b
+// (l.mu held).
+func (l *lane) plan(t reflect.Type, b *nativeproto.Block) (*lanePlan, error) {
+	var p *lanePlan
+	for _, lp := range l.plans {
+		if lp.plan.Type() == t {
+			p = lp
+			break
 		}
 	}
-	p, err := structmap.PlanAppend(t, b)
-	if err != nil {
-		return nil, err
+	if p == nil {
+		plan, err := structmap.PlanAppend(t, b)
+		if err != nil {
+			return nil, err
+		}
+		if len(l.plans) == maxPlans {
+			l.plans = append(l.plans[:0], l.plans[1:]...)
+		}
+		p = &lanePlan{plan: plan}
+		l.plans = append(l.plans, p)
 	}
-	if len(l.plans) == maxPlans {
-		l.plans = append(l.plans[:0], l.plans[1:]...)
+	if p.checked != b {
+		if err := p.plan.Check(b); err != nil {
+			return nil, err
+		}
+		p.checked = b
 	}
-	l.plans = append(l.plans, p)
 	return p, nil
 }
 

@@ -71,6 +71,9 @@ func (p *AppendPlan) Type() reflect.Type { return p.typ }
 // appending the rows one by one would leave, and the error is a *FieldError. Columns copy what
 // they append: rows stay the caller's.
 func AppendRows[T any](p *AppendPlan, b *nativeproto.Block, rows []T) error {
+	if err := p.check(b); err != nil {
+		return err
+	}
 	return p.appendRows(b, len(rows), func(f *reflect.StructField) fieldslice.Slice { return fieldslice.Of(rows, *f) })
 }
 
@@ -79,20 +82,36 @@ func AppendRows[T any](p *AppendPlan, b *nativeproto.Block, rows []T) error {
 func AppendValues(p *AppendPlan, b *nativeproto.Block, rows reflect.Value) error {
 	switch {
 	case rows.Kind() == reflect.Pointer && rows.Type().Elem() == p.typ && !rows.IsNil():
-		row := fieldslice.RowOf(rows)
-		return p.appendRows(b, 1, row.Field)
+		if err := p.check(b); err != nil {
+			return err
+		}
+		return AppendChecked(p, b, rows)
 	case rows.Kind() == reflect.Slice && rows.Type().Elem() == p.typ:
+		if err := p.check(b); err != nil {
+			return err
+		}
 		return p.appendRows(b, rows.Len(), func(f *reflect.StructField) fieldslice.Slice { return fieldslice.OfValue(rows, *f) })
 	}
 	return fmt.Errorf("chnative: rows of %v for a plan of %v", rows.Type(), p.typ)
 }
 
+// AppendChecked appends the struct row points to (a non-nil pointer to p's type) to b, which
+// Check accepted and whose columns are the same since: an appender that checks each of its
+// blocks once (the Inserter's lanes) skips a check per row.
+func AppendChecked(p *AppendPlan, b *nativeproto.Block, row reflect.Value) error {
+	r := fieldslice.RowOf(row)
+	if row.Type().Elem() != p.typ {
+		return fmt.Errorf("chnative: a row of %v for a plan of %v", row.Type(), p.typ)
+	}
+	return p.appendRows(b, 1, r.Field)
+}
+
+// Check refuses a block whose columns are not those p was made for, and binds p to b's.
+func (p *AppendPlan) Check(b *nativeproto.Block) error { return p.check(b) }
+
 // appendRows appends n rows, each column from field's Slice of its field (given by pointer: a
 // StructField is about 100 bytes, a copy per column was a fifth of a one-row append).
 func (p *AppendPlan) appendRows(b *nativeproto.Block, n int, field func(*reflect.StructField) fieldslice.Slice) error {
-	if err := p.check(b); err != nil {
-		return err
-	}
 	start := b.Rows()
 	failRow, failCol := n, -1
 	var failErr error
