@@ -57,6 +57,14 @@ func ExampleNewInserter() {
 		})
 	}
 	wg.Wait()
+	batch := make([]event, 100) // a slice of events at once: one lock per block
+	for i := range batch {
+		batch[i] = event{ID: uint64(100_000 + i), Kind: "batch", TS: time.Unix(int64(i), 0)}
+	}
+	if err := ins.AppendStructs(ctx, batch); err != nil {
+		fmt.Println(err)
+		return
+	}
 	if err := ins.Close(ctx); err != nil {
 		fmt.Println(err)
 		return
@@ -68,5 +76,5 @@ func ExampleNewInserter() {
 		return
 	}
 	fmt.Println(n, sum, st.SentRows, st.FailedRows)
-	// Output: 100000 4999950000 100000 0
+	// Output: 100100 5009954950 100100 0
 }

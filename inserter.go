@@ -3,15 +3,11 @@ package chnative
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"log/slog"
-	"reflect"
-	"sync"
 	"time"
 
-	"github.com/chnative/chnative/columns"
+	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/internal/ingest"
-	"github.com/chnative/chnative/internal/structmap"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -38,20 +34,7 @@ type InserterConfig struct {
 
 // Inserter takes rows from any number of goroutines and inserts them in big blocks, exactly once
 // (see NewInserter). Its methods are safe for concurrent use.
-type Inserter struct {
-	db    *sql.DB
-	query string
-	e     *ingest.Engine
-	ctx   func(context.Context, string) context.Context
-	plans sync.Map // planKey -> *structAppendPlan
-}
-
-// planKey names the struct plan of a type for one of the Inserter's blocks (at most Lanes +
-// InFlight exist): appends into different blocks run at once, each plan under its block's lane.
-type planKey struct {
-	t   reflect.Type
-	col columns.Column
-}
+type Inserter struct{ e *ingest.Engine }
 
 // InserterStats counts what an Inserter did: rows, bytes and blocks appended, sent, resent and
 // failed, and what is buffered now. InserterBlockError is a block it could not insert.
@@ -68,7 +51,8 @@ var ErrInserterFull, ErrInserterClosed = ingest.ErrFull, ingest.ErrClosed
 // server for the table's columns first. Rows are appended into typed columns under a lock held
 // for the append only (one of Lanes blocks, each its own lock); a full block is sent by a sender
 // goroutine while appends fill the next, so memory stays under (Lanes + InFlight) x MaxBytes of
-// values (up to twice that for the columns' capacity), and Append waits for room beyond it.
+// values (a block's columns are sized from its first rows' width; wider rows later may grow them
+// up to twice that), plus a sent block's bytes per sender, and Append waits for room beyond it.
 //
 // Exactly once: each block has its own deduplication token, sent as insert_deduplication_token
 // (ClickHouse 22.2+), and is sent again with it, with the same rows, only after a transport
@@ -77,60 +61,21 @@ var ErrInserterFull, ErrInserterClosed = ingest.ErrFull, ingest.ErrClosed
 // Replicated table drops a resent block by the hash of its rows. A server's exception is not
 // retried; a block not inserted goes to OnError and Stats and fails the next Flush or Close.
 func NewInserter(db *sql.DB, query string, cfg InserterConfig) (*Inserter, error) {
-	ctx := context.Background()
-	var names, types []string
-	var tokens bool
-	if err := withRaw(ctx, db, func(c Conn) error {
-		b, err := c.PrepareBatch(ctx, query)
-		if err != nil {
-			return err
-		}
-		defer b.Abort()
-		for i := range b.NumColumns() {
-			names, types = append(names, b.Name(i)), append(types, b.Block().Type(i))
-		}
-		si := c.ServerInfo()
-		tokens = si.Major > 22 || si.Major == 22 && si.Minor >= 2
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	set := ingest.Settings(cfg.Settings, cfg.Async, cfg.AsyncNoWait, tokens)
-	in := &Inserter{db: db, query: query}
-	in.ctx = func(ctx context.Context, token string) context.Context {
-		if set != nil {
-			ctx = WithSettings(ctx, set)
-		}
-		if tokens {
-			ctx = WithDeduplicationToken(ctx, token)
-		}
-		return ctx
-	}
-	var err error
-	in.e, err = ingest.New(names, types, ingest.Config{MaxRows: cfg.MaxRows, MaxBytes: cfg.MaxBytes,
-		MaxDelay: cfg.MaxDelay, Senders: cfg.Senders, InFlight: cfg.InFlight, Lanes: cfg.Lanes, NoWait: cfg.NoWait,
-		Retries: cfg.Retries, ID: cfg.ID, OnError: cfg.OnError, Logger: cfg.Logger}, in.send, nil)
+	e, err := ingest.Open(func(ctx context.Context, opts func(*chconn.Options), use func(*chconn.Insert, ServerInfo) error) error {
+		return withRaw(ctx, db, func(c Conn) error { // a connection a failure broke is discarded by the pool
+			b, err := c.PrepareBatch(withOptions(ctx, opts), query)
+			if err != nil {
+				return err
+			}
+			return use(b.ins, c.ServerInfo())
+		})
+	}, ingest.Config{MaxRows: cfg.MaxRows, MaxBytes: cfg.MaxBytes, MaxDelay: cfg.MaxDelay, Senders: cfg.Senders,
+		InFlight: cfg.InFlight, Lanes: cfg.Lanes, NoWait: cfg.NoWait, Retries: cfg.Retries, ID: cfg.ID, Settings: cfg.Settings,
+		Async: cfg.Async, AsyncNoWait: cfg.AsyncNoWait, OnError: cfg.OnError, Logger: cfg.Logger})
 	if err != nil {
 		return nil, err
 	}
-	return in, nil
-}
-
-// send inserts b as one INSERT under token on a connection from the pool, held for that insert
-// only (a connection a failure broke is discarded by the pool).
-func (in *Inserter) send(ctx context.Context, _ int, b *nativeproto.Block, token string) error {
-	return withRaw(ctx, in.db, func(c Conn) error {
-		ictx := in.ctx(ctx, token)
-		batch, err := c.PrepareBatch(ictx, in.query)
-		if err != nil {
-			return err
-		}
-		if err := batch.WriteBlock(b); err != nil {
-			batch.Abort()
-			return err
-		}
-		return batch.SendContext(ictx)
-	})
+	return &Inserter{e}, nil
 }
 
 // Append appends one row, a value per column, converted as Batch.Append converts. It waits
@@ -141,30 +86,16 @@ func (in *Inserter) Append(ctx context.Context, values ...any) error {
 }
 
 // AppendStruct appends *row, a pointer to a struct, mapped to the columns as AppendStruct maps it
-// for a Batch (the mapping is compiled once per struct type).
+// for a Batch (the mapping is compiled once per struct type). It reads *row in place: a caller
+// reusing its struct appends without allocating.
 func (in *Inserter) AppendStruct(ctx context.Context, row any) error {
-	v := reflect.ValueOf(row)
-	if v.Kind() != reflect.Pointer || v.IsNil() {
-		return fmt.Errorf("chnative: Inserter.AppendStruct of %T: want a non-nil pointer to a struct", row)
-	}
-	t := v.Type().Elem()
-	one := reflect.MakeSlice(reflect.SliceOf(t), 1, 1) // a copy of *row: one allocation a row
-	one.Index(0).Set(v.Elem())
-	return in.e.AppendWith(ctx, func(blk *nativeproto.Block) (int, error) {
-		key := planKey{t, blk.Column(0)} // a plan per block: a plan follows its block's columns
-		p, ok := in.plans.Load(key)
-		if !ok {
-			plan, err := structmap.PlanAppend(t, blk)
-			if err != nil {
-				return 0, err
-			}
-			p, _ = in.plans.LoadOrStore(key, plan)
-		}
-		if err := structmap.AppendValues(p.(*structAppendPlan), blk, one); err != nil {
-			return 0, fieldColumnError(blk, blk.Rows(), err)
-		}
-		return 1, nil
-	})
+	return in.e.AppendStruct(ctx, row)
+}
+
+// AppendStructs appends a row per element of rows, a slice of structs, as AppendStruct would, under
+// one lock per block; a field that does not convert fails the call there (the rows before stay).
+func (in *Inserter) AppendStructs(ctx context.Context, rows any) error {
+	return in.e.AppendStructs(ctx, rows)
 }
 
 // Flush sends what is buffered and waits for the server; it returns the failures since the

@@ -1,5 +1,7 @@
 package columns
 
+import "time"
+
 // Appending without conversion: the driver's insert path appends each value a caller passes, and
 // most are of the column's own Go type (uint64 into UInt64, string into String). Append appends
 // those without AppendValue's conversions.
@@ -12,7 +14,9 @@ package columns
 // table indexed by the type's hash (a load and an indirect jump): the row-wise Batch.Append arms
 // of the bench suite gain, the types behind the first four pay a little (BenchmarkAppend/other),
 // and a chain of comparisons for every type made the last ones much slower. BENCHMARKS.md has the
-// figures. It matches only the plain types: *Fixed[uint8] is not *Bool.
+// figures. It matches only the plain types: *Fixed[uint8] is not *Bool. DateTime64 from a
+// time.Time and LowCardinality from a string (the Inserter's event) go straight to AppendTime and
+// AppendString, which AppendValue would call after its own type test.
 
 // Append appends v to c: without conversion when v has the exact Go type c stores (uint64 to
 // UInt64, string and []byte to String, ...: the plain numeric columns and String), else by
@@ -85,6 +89,16 @@ func Append(c Column, v any) error {
 		if v, ok := v.(float32); ok {
 			x.Append(v)
 			return nil
+		}
+	case *DateTime64:
+		if v, ok := v.(time.Time); ok {
+			return x.AppendTime(v)
+		}
+	case *LowCardinality:
+		if v, ok := v.(string); ok {
+			if _, ok := x.dict.(*String); ok { // else AppendValue converts (FixedString, ...)
+				return x.AppendString(v)
+			}
 		}
 	}
 	return c.AppendValue(v)

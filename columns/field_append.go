@@ -73,3 +73,22 @@ func appendBytesFields(col Column, src fieldslice.Slice, n int) (int, error) {
 	}
 	return n, nil
 }
+
+// FieldAppendFunc appends string fields to a LowCardinality(String) through its dictionary, as
+// AppendString does (no boxing); other fields and dictionaries go through AppendValue.
+func (c *LowCardinality) FieldAppendFunc(ft reflect.Type) FieldAppendFunc {
+	if _, ok := c.dict.(*String); !ok || ft.Kind() != reflect.String {
+		return nil
+	}
+	return appendLowCardinalityStrings
+}
+
+func appendLowCardinalityStrings(col Column, src fieldslice.Slice, n int) (int, error) {
+	c := col.(*LowCardinality)
+	for i := 0; i < n; i++ {
+		if err := c.AppendString(fieldslice.Get[string](src, i)); err != nil {
+			return i, err
+		}
+	}
+	return n, nil
+}

@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"math/bits"
 	"reflect"
+	"time"
 
 	"github.com/chnative/chnative/internal/fieldslice"
 )
@@ -105,8 +106,24 @@ func (c *Date) FieldAppendFunc(reflect.Type) FieldAppendFunc { return nil }
 // FieldAppendFunc returns nil: DateTime fields go through AppendValue.
 func (c *DateTime) FieldAppendFunc(reflect.Type) FieldAppendFunc { return nil }
 
-// FieldAppendFunc returns nil: DateTime64 fields go through AppendValue.
-func (c *DateTime64) FieldAppendFunc(reflect.Type) FieldAppendFunc { return nil }
+// FieldAppendFunc appends time.Time fields as AppendTime does (no boxing); others go through
+// AppendValue.
+func (c *DateTime64) FieldAppendFunc(ft reflect.Type) FieldAppendFunc {
+	if ft != reflect.TypeFor[time.Time]() {
+		return nil
+	}
+	return appendTimeFields
+}
+
+func appendTimeFields(col Column, src fieldslice.Slice, n int) (int, error) {
+	c := col.(*DateTime64)
+	for i := 0; i < n; i++ {
+		if err := c.AppendTime(fieldslice.Get[time.Time](src, i)); err != nil {
+			return i, err
+		}
+	}
+	return n, nil
+}
 
 // FieldAppendFunc returns nil: Decimal32 fields go through AppendValue.
 func (c *Decimal32) FieldAppendFunc(reflect.Type) FieldAppendFunc { return nil }

@@ -21,7 +21,8 @@ import (
 //
 //   - inserter: one chnative.Inserter shared by the 16 goroutines (its defaults: blocks of 100,000
 //     rows, 2 senders), each goroutine calling Append per event; inserter-4MiB the same with
-//     MaxBytes 4 MiB;
+//     MaxBytes 4 MiB; inserter-struct and inserter-struct-4MiB the same with AppendStruct of one
+//     event struct per goroutine, reused (as a service handing over its events would);
 //   - clickhouse-go-batch: clickhouse-go's pattern, each goroutine PrepareBatch / Append /
 //     Send every 10,000 rows on its own connection;
 //   - chnative-batch: chnative's PrepareBatch used the same way.
@@ -68,6 +69,8 @@ func BenchmarkInserter(b *testing.B) {
 		}{
 			{"inserter", func() error { return inserterArm(ctx, db, query, G, per, inserterConfig) }},
 			{"inserter-4MiB", func() error { return inserterArm(ctx, db, query, G, per, leanConfig) }},
+			{"inserter-struct", func() error { return inserterStructArm(ctx, db, query, G, per, inserterConfig) }},
+			{"inserter-struct-4MiB", func() error { return inserterStructArm(ctx, db, query, G, per, leanConfig) }},
 			{"clickhouse-go-batch", func() error { return chgoBatchArm(ctx, chg, query, G, per) }},
 			{"chnative-batch", func() error { return chnativeBatchArm(ctx, db, query, G, per, chnative.Settings{"async_insert": "0"}) }},
 			{"chnative-batch-async", func() error {
@@ -211,6 +214,37 @@ func inserterArm(ctx context.Context, db *sql.DB, query string, G, per int, cfg 
 		for i := range per {
 			e := makeEvent(g, i, per)
 			if err := ins.Append(ctx, e.id, e.ts, e.kind, e.payload, e.value); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if cerr := ins.Close(ctx); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// structEvent is event as a service hands it to Inserter.AppendStruct.
+type structEvent struct {
+	ID      uint64    `ch:"id"`
+	TS      time.Time `ch:"ts"`
+	Kind    string    `ch:"kind"`
+	Payload string    `ch:"payload"`
+	Value   float64   `ch:"value"`
+}
+
+func inserterStructArm(ctx context.Context, db *sql.DB, query string, G, per int, cfg chnative.InserterConfig) error {
+	ins, err := chnative.NewInserter(db, query, cfg)
+	if err != nil {
+		return err
+	}
+	err = parallel(G, func(g int) error {
+		var ev structEvent // reused: AppendStruct reads it in place
+		for i := range per {
+			e := makeEvent(g, i, per)
+			ev = structEvent{ID: e.id, TS: e.ts, Kind: e.kind, Payload: e.payload, Value: e.value}
+			if err := ins.AppendStruct(ctx, &ev); err != nil {
 				return err
 			}
 		}

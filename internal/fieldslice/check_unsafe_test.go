@@ -17,3 +17,22 @@ func TestOfRefusesFieldOutsideElement(t *testing.T) {
 	f, _ := reflect.TypeFor[wide]().FieldByName("C")
 	refused(t, "a field at offset 64 in a 40-byte struct", func() { Of(make([]narrow, 1), f) })
 }
+
+// A Row refuses a field that does not lie within its struct, and its one element is the only
+// one a Slice of it reaches.
+func TestRowRefusesFieldOutsideStruct(t *testing.T) {
+	type wide struct {
+		A [64]byte
+		C uint64
+	}
+	f, _ := reflect.TypeFor[wide]().FieldByName("C")
+	r := RowOf(reflect.ValueOf(&narrow{W: 9}))
+	refused(t, "a field at offset 64 in a 40-byte struct", func() { r.Field(&f) })
+	w := narrowField(t, "W")
+	s := r.Field(&w)
+	refused(t, "Get past the one element", func() { _ = Get[int32](s, 1) })
+	if got := Get[int32](s, 0); got != 9 {
+		t.Errorf("W = %d, want 9", got)
+	}
+	refused(t, "RowOf a nil pointer", func() { RowOf(reflect.ValueOf((*narrow)(nil))) })
+}

@@ -24,20 +24,45 @@ func Of[T any](rows []T, f reflect.StructField) Slice {
 // OfValue is Of for a slice of structs held in a reflect.Value: field f of each element of v.
 func OfValue(v reflect.Value, f reflect.StructField) Slice { return Slice{v, f.Index} }
 
+// Row is the one struct a pointer points to, borrowed (no copy): an AppendStruct of a caller's
+// struct. Its fields are one-element Slices.
+type Row struct{ v reflect.Value }
+
+// RowOf returns the struct v, a non-nil pointer to a struct, points to.
+func RowOf(v reflect.Value) Row {
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		panic(&Error{Op: "RowOf", Msg: "not a non-nil pointer"})
+	}
+	return Row{v}
+}
+
+// Field returns field f of r's struct, f a field of its type.
+func (r Row) Field(f *reflect.StructField) Slice { return Slice{r.v, f.Index} }
+
 // Elems returns the elements of the slice v (made with reflect.MakeSlice, say) as a
 // Slice.
 func Elems(v reflect.Value) Slice { return Slice{v, nil} }
 
 // Len returns the number of elements.
-func (d Slice) Len() int { return d.v.Len() }
+func (d Slice) Len() int {
+	if d.v.Kind() == reflect.Pointer { // a Row's
+		return 1
+	}
+	return d.v.Len()
+}
 
 // field returns element i's field. An element outside the slice panics with an *Error, as the
 // unsafe build's check does.
 func (d Slice) field(i int) reflect.Value {
-	if n := d.v.Len(); uint(i) >= uint(n) {
+	if n := d.Len(); uint(i) >= uint(n) {
 		panic(&Error{Op: "access", Index: i, End: i + 1, Len: n})
 	}
-	e := d.v.Index(i)
+	var e reflect.Value
+	if d.v.Kind() == reflect.Pointer {
+		e = d.v.Elem()
+	} else {
+		e = d.v.Index(i)
+	}
 	if d.index != nil {
 		e = e.FieldByIndex(d.index)
 	}

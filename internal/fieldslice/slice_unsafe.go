@@ -57,6 +57,34 @@ func OfValue(v reflect.Value, f reflect.StructField) Slice {
 	return Slice{unsafe.Add(v.UnsafePointer(), f.Offset), size, v.Len(), f.Type.Size()}
 }
 
+// Row is the one struct a pointer points to, borrowed (no copy): an AppendStruct of a caller's
+// struct. Its fields are one-element Slices.
+type Row struct {
+	base unsafe.Pointer
+	size uintptr
+}
+
+// RowOf returns the struct v, a non-nil pointer to a struct, points to.
+func RowOf(v reflect.Value) Row {
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		panic(&Error{Op: "RowOf", Msg: fmt.Sprintf("%v is not a non-nil pointer to a struct", v.Type())})
+	}
+	size := v.Type().Elem().Size()
+	if uint64(size) >= maxLen {
+		panic(&Error{Op: "RowOf", Msg: fmt.Sprintf("a struct of %d bytes", size)})
+	}
+	return Row{v.UnsafePointer(), size}
+}
+
+// Field returns field f of r's struct, f a field of its type (one that does not fit in it panics
+// with an *Error).
+func (r Row) Field(f *reflect.StructField) Slice {
+	if f.Type == nil || f.Offset > r.size || f.Type.Size() > r.size-f.Offset {
+		panic(&Error{Op: "Field", Msg: fmt.Sprintf("field %s does not fit in a struct of %d bytes", f.Name, r.size)})
+	}
+	return Slice{unsafe.Add(r.base, f.Offset), r.size, 1, f.Type.Size()}
+}
+
 // Elems returns the elements of the slice v (made with reflect.MakeSlice, say) as a
 // Slice.
 func Elems(v reflect.Value) Slice {

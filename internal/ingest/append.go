@@ -116,6 +116,9 @@ func (e *Engine) current(ctx context.Context, l *lane) (*block, error) {
 	}
 }
 
+// sizeAt is the rows a block holds when added measures their width to size its columns.
+const sizeAt = 1024
+
 // added accounts n rows appended to cur, l's open block (l.mu held), and seals it when due.
 func (e *Engine) added(l *lane, cur *block, n int) {
 	l.rows += int64(n)
@@ -140,6 +143,18 @@ func (e *Engine) added(l *lane, cur *block, n int) {
 	// Measure again about halfway to the limit at this width (as chconn's Insert.Room does).
 	perRow := max(l.openBytes/int64(rows), 1)
 	cur.checkAt = rows + int(min(int64(e.cfg.MaxRows), (limit-l.openBytes)/perRow/2+1))
+	if !cur.sized && rows >= sizeAt {
+		// Make the columns as big as the block will grow at this width: no outgrown arrays
+		// (a reused block has the room already).
+		cur.sized = true
+		full := int(min(int64(e.cfg.MaxRows), limit/perRow+1))
+		for i := range cur.b.NumColumns() {
+			columns.Reserve(cur.b.Column(i), full)
+		}
+	}
+	if !cur.sized {
+		cur.checkAt = min(cur.checkAt, sizeAt)
+	}
 }
 
 // expire seals cur when MaxDelay passed since its first rows and it was not sealed meanwhile.

@@ -21,6 +21,10 @@ type Config struct {
 	Retries  int           // sends of a block again after a transport failure (default 5; <0: none)
 	Backoff  time.Duration // wait before the first resend, doubled each time up to 2s (default 50ms)
 	ID       string        // the token prefix (default random); unique per engine
+	NoTokens bool          // the server takes no insert_deduplication_token: send gets "" (logs still name blocks by token)
+	// Open's: the settings of every insert, and Async and AsyncNoWait's (see Settings).
+	Settings           map[string]string
+	Async, AsyncNoWait bool
 	// OnError is called, on a sender goroutine, with a block that failed for good and why.
 	// The block is valid during the call only.
 	OnError func(b *nativeproto.Block, err error)

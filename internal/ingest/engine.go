@@ -50,9 +50,10 @@ type Engine struct {
 // lane is an open block and its lock.
 type lane struct {
 	mu        sync.Mutex
-	cur       *block // being filled; nil until the next Append
-	rows      int64  // rows appended through the lane
-	openBytes int64  // cur's bytes at the last measure
+	cur       *block      // being filled; nil until the next Append
+	rows      int64       // rows appended through the lane
+	openBytes int64       // cur's bytes at the last measure
+	plans     []*lanePlan // AppendStruct's, by struct type (plan)
 	_         [64]byte
 }
 
@@ -62,6 +63,7 @@ type block struct {
 	seq     uint64
 	gen     uint64 // counts the times it was filled, for its MaxDelay timer
 	checkAt int    // rows at which its bytes are measured next
+	sized   bool   // its columns were made room for the rows it will hold (added)
 	bytes   int64  // bytes at the seal
 	timer   *time.Timer
 }

@@ -23,12 +23,15 @@ func (e *Engine) sender(n int) {
 // failure up to Retries times. Any other failure (a server exception, a protocol violation) is
 // returned at once: the server said no, or sending it again might not be safe.
 func (e *Engine) sendBlock(n int, cur *block) error {
-	token := e.Token(cur.seq)
+	token, sent := e.Token(cur.seq), e.Token(cur.seq)
+	if e.cfg.NoTokens {
+		sent = ""
+	}
 	wait := e.cfg.Backoff
 	for try := 0; ; try++ {
 		err := e.ctx.Err()
 		if err == nil {
-			err = e.send(e.ctx, n, cur.b, token)
+			err = e.send(e.ctx, n, cur.b, sent)
 		}
 		if err == nil {
 			e.log("inserter block sent", "token", token, "rows", cur.b.Rows(), "bytes", cur.bytes, "tries", try+1)

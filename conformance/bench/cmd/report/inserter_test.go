@@ -17,17 +17,20 @@ BenchmarkInserter/MergeTree/clickhouse-go-batch-2 	1	100 ns/op	300.0 cpu-ns/row	
 BenchmarkInserterAsyncLatency/sync-2 	1	80000000 ns/op	4.000 ms/insert	0 queued/insert
 BenchmarkInserterAsyncLatency/async-wait-2 	1	1080000000 ns/op	54.00 ms/insert	1.000 queued/insert
 `
-	md := inserterSection(out)
+	md := inserterSection(out, "### "+ingestionFindings+"\nThe cause.\n### other\nNot this.\n")
 	for _, want := range []string{
 		"| MergeTree/inserter | 2222222 | 110 | 45.0 | 2.22x (met) | 0.37x (met) | 0.56x (missed) |",
 		"| MergeTree/clickhouse-go-batch | 1000000 | 300 | 80.0 | | | |\n",
-		"| sync | 4.00 | 0.00 |", "| async-wait | 54.00 | 1.00 |", "revision: abc123",
+		"| sync | 4.00 | 0.00 |", "| async-wait | 54.00 | 1.00 |", "revision: abc123", "\n\nThe cause.\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("missing %q in:\n%s", want, md)
 		}
 	}
-	if md := inserterSection("nothing"); !strings.Contains(md, "no result") {
+	if strings.Contains(md, "Not this") {
+		t.Errorf("another entry shown:\n%s", md)
+	}
+	if md := inserterSection("nothing", ""); !strings.Contains(md, "no result") {
 		t.Errorf("an empty run: %s", md)
 	}
 }

@@ -121,13 +121,15 @@ func main() {
 
 	fmt.Fprintf(&md, "## Targets\n\n")
 	md.WriteString(targets(groups, meta))
+	var why string // FINDINGS.md
 	if *findings != "" {
 		b, err := os.ReadFile(*findings)
 		if err != nil {
 			fail(err)
 		}
+		why = string(b)
 		md.WriteString("\n")
-		md.WriteString(whySection(missedOf(groups, mGroups), string(b), *findings))
+		md.WriteString(whySection(missedOf(groups, mGroups), why, *findings))
 	}
 
 	if *profiles != "" {
@@ -157,7 +159,7 @@ func main() {
 		if err != nil {
 			fail(err)
 		}
-		md.WriteString(inserterSection(string(b)))
+		md.WriteString(inserterSection(string(b), why))
 	}
 	if *qbitKernels != "" {
 		b, err := os.ReadFile(*qbitKernels)

@@ -54,7 +54,7 @@ func whySection(missed []outcome, findings, file string) string {
 			fmt.Fprintf(&b, "No cause written yet in `%s`; see the profiles below.\n\n", file)
 		}
 	}
-	known := map[string]bool{}
+	known := map[string]bool{ingestionFindings: true} // inserterSection shows it
 	for _, t := range append(append([]target(nil), targetList...), modernTargetList...) {
 		known[t.what] = true
 	}
