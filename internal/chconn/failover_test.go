@@ -147,12 +147,13 @@ func TestReadRerunsOnAnotherHost(t *testing.T) {
 	h := hostsFor(t, []string{a.Addr(), b.Addr()}, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c, err := h.Dial(ctx, Dialer{}, "")
+	rec := &recorder{}
+	c, err := h.Dial(ctx, Dialer{Observer: rec}, "")
 	if err != nil || c.Addr() != a.Addr() {
 		t.Fatalf("dial: %v, %v", c, err)
 	}
 	var res Result
-	err = c.Read(ctx, "SELECT n FROM t", nil, &res)
+	err = c.Read(context.WithValue(ctx, retryKey{}, "the read's"), "SELECT n FROM t", nil, &res)
 	c = c.Current()
 	if err != nil {
 		t.Fatal(err)
@@ -164,6 +165,11 @@ func TestReadRerunsOnAnotherHost(t *testing.T) {
 	if c.Addr() != b.Addr() || res.c != c {
 		t.Fatalf("the result ended on %s, want %s", c.Addr(), b.Addr())
 	}
+	rec.mu.Lock()
+	if len(rec.retries) != 1 || rec.retries[0].Op != "read" || rec.retries[0].Addr != a.Addr() || rec.retryTo[0] != "the read's" {
+		t.Errorf("observed retries %+v with contexts %v, want one read retry from %s in the read's context", rec.retries, rec.retryTo, a.Addr())
+	}
+	rec.mu.Unlock()
 	// a backs off: the next connection goes to b without dialing a.
 	c2, err := h.Dial(ctx, Dialer{}, "")
 	if err != nil || c2.Addr() != b.Addr() || a.Accepts() != 1 {

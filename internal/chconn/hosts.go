@@ -226,10 +226,10 @@ func (c *Conn) replaceBy(cc *Conn) {
 // logRedial writes the debug line of a retry that dialed cc (or failed to: derr) after err
 // broke the statement on old, its try-th; attrs are the retry's own.
 //
-// It also tells old's observer of the retry (op "read" or "insert").
-func logRedial(old *Conn, op, msg string, err error, try int, cc *Conn, derr error, attrs ...any) {
+// It also tells old's observer of the retry (op "read" or "insert"), with ctx, the statement's.
+func logRedial(ctx context.Context, old *Conn, op, msg string, err error, try int, cc *Conn, derr error, attrs ...any) {
 	if old.dialer.Observer != nil {
-		old.dialer.Observer.Retry(context.Background(), &RetryEvent{Op: op, Try: try, Addr: old.addr, Err: err})
+		old.dialer.Observer.Retry(ctx, &RetryEvent{Op: op, Try: try, Addr: old.addr, Err: err})
 	}
 	log := old.log
 	if log == nil {

@@ -33,7 +33,7 @@ func (c *Conn) StartInsert(ctx context.Context, query string, opts *Options, bat
 			return nil, err
 		}
 		cc, derr := c.redial(ctx)
-		logRedial(c, "insert", "chnative: insert opened again on a new connection (no data was sent)", err, try, cc, derr)
+		logRedial(ctx, c, "insert", "chnative: insert opened again on a new connection (no data was sent)", err, try, cc, derr)
 		if derr != nil {
 			return nil, err
 		}
@@ -134,7 +134,7 @@ func (ins *Insert) resumeAfter(ctx context.Context, err error) error {
 		if rerr != nil {
 			attrs = append(attrs, slog.Any("resume_error", rerr))
 		}
-		logRedial(old, "insert", "chnative: insert retried on a new connection", err, ins.Tries(), cc, derr, attrs...)
+		logRedial(ctx, old, "insert", "chnative: insert retried on a new connection", err, ins.Tries(), cc, derr, attrs...)
 		if derr != nil {
 			ins.forget()
 			return ins.unconfirmedError(err, "no new connection: "+derr.Error())

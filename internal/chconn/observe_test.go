@@ -22,7 +22,11 @@ type recorder struct {
 	idles   []ConnEvent
 	closes  []ConnEvent
 	retries []RetryEvent
+	retryTo []any // the value of retryKey in each Retry's context
 }
+
+// retryKey marks the context a test's statement runs under, to see that Retry gets it.
+type retryKey struct{}
 
 type ctxKey struct{}
 
@@ -56,10 +60,11 @@ func (r *recorder) ConnClose(c *ConnEvent) {
 	r.mu.Unlock()
 }
 
-func (r *recorder) Retry(_ context.Context, e *RetryEvent) {
+func (r *recorder) Retry(ctx context.Context, e *RetryEvent) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.retries = append(r.retries, *e)
+	r.retryTo = append(r.retryTo, ctx.Value(retryKey{}))
 }
 
 // progressElapsed is a Progress packet of rows rows and elapsed server time, at rev.

@@ -93,7 +93,7 @@ func (c *Conn) retryRead(res *Result, err error) (*Conn, bool) {
 	}
 	rr.tries++
 	cc, derr := c.redial(rr.ctx)
-	logRedial(c, "read", "chnative: read retried on a new connection", err, rr.tries, cc, derr)
+	logRedial(rr.ctx, c, "read", "chnative: read retried on a new connection", err, rr.tries, cc, derr)
 	if derr != nil {
 		return nil, false
 	}
