@@ -73,5 +73,6 @@ func traceFrom(ctx context.Context) *nativeproto.Trace {
 	if !tc.IsValid() {
 		return nil
 	}
-	return &tc
+	t := tc // escapes: allocated here only, not for every query without a trace
+	return &t
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -39,7 +40,7 @@ type Result struct {
 	// type (the read block's and the read-ahead's): a column object keeps its type for life (a
 	// block decoded with another type gets a new one), so those need no type comparison, and
 	// Type, which builds the string of a composite type, is not called per block. It is made
-	// at the second block checked: a one-block result does without.
+	// at the second block checked, when a type is composite: others compare their constant.
 	checked [][2]columns.Column
 
 	userLoc *time.Location // WithUserLocation's zone, or nil: the server's (r.c.loc)
@@ -185,7 +186,7 @@ func (r *Result) checkBlock(what string, b *nativeproto.Block) error {
 	switch {
 	case r.checked == nil:
 		r.checked = firstBlock // the first block: no cache yet
-	case len(r.checked) != len(types):
+	case len(r.checked) != len(types) && composite(types):
 		r.checked = make([][2]columns.Column, len(types))
 	}
 	if i := mismatch(b, names, types, r.checked, true); i != matched {
@@ -196,6 +197,17 @@ func (r *Result) checkBlock(what string, b *nativeproto.Block) error {
 		return &ProtocolError{Op: "result", Err: e}
 	}
 	return nil
+}
+
+// composite reports whether a type of types has parameters, so that its column's Type builds
+// the string: only then is Result.checked worth its allocation (a plain type's is a constant).
+func composite(types []string) bool {
+	for _, t := range types {
+		if strings.IndexByte(t, '(') >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // firstBlock is Result.checked after the first block checked: empty, not nil.
