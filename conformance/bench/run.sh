@@ -12,6 +12,9 @@
 #   BENCH_NO_MODERN=1  skip the 26.7 server
 #   BENCH_MODERN_STATE_DIR=D  state dir of the 26.7 server started here (default /tmp/chnative-modern-bench)
 #   BENCH_MODFILE=F    build with -modfile F (bench-compare uses it)
+#   BENCH_CHNATIVE_DSN=K  DSN keys added to every chnative arm's DSN (block_keep_bytes=1073741824, say:
+#                      bench-compare then measures a revision as if it kept its blocks, as one before
+#                      that key did)
 #   BENCH_OUT=F        raw go test output (default conformance/bench/results/latest.txt); it starts
 #                      with header lines (revision, date, command, load, server versions) that the
 #                      report shows

@@ -98,6 +98,9 @@ func chnativeDSN(addr, user, password, codec string, extra string) string {
 		up += ":" + password
 	}
 	s := fmt.Sprintf("clickhouse://%s@%s/default?compress=%s", up, addr, codec)
+	if x := getenv("BENCH_CHNATIVE_DSN"); x != "" { // see run.sh
+		s += "&" + x
+	}
 	if extra != "" {
 		s += "&" + extra
 	}
