@@ -7,7 +7,8 @@
 # interleaved rounds (one sample of every benchmark per round, the two revisions alternating which
 # goes first), so that load on this shared host falls on both alike. Env as run.sh (BENCH_FILTER,
 # BENCH_COUNT = rounds, BENCH_TIME, BENCH_QUICK, BENCH_NO_REAL, BENCH_NO_MODERN, GO127); the
-# default count here is 8, enough for benchstat's test. Both binaries are built with the tag
+# default count here is 8, enough for benchstat's test (results/compare/ keeps the benchstat outputs
+# an issue asked for, each headed by its command). Both binaries are built with the tag
 # benchcompare, which leaves out the benchmarks of APIs an older revision may lack (the Inserter's,
 # run by run.sh's own step, never by the rounds).
 set -euo pipefail
