@@ -71,8 +71,16 @@ func (b *Blocks) moved(blk *nativeproto.Block, ahead bool) {
 	b.res.StartAhead(work)
 }
 
-// Block returns the current block. It and its columns are valid until the next call to Next.
-func (b *Blocks) Block() *nativeproto.Block { return b.res.Block() }
+// Block returns the current block: before the first Next the header (the result's columns),
+// then the block with rows Next moved to; nil once Next found none (an empty result). It and its
+// columns are valid until the next call to Next.
+func (b *Blocks) Block() *nativeproto.Block {
+	blk := b.res.Block()
+	if blk != nil && b.res.moved && blk.Rows() == 0 {
+		return nil
+	}
+	return blk
+}
 
 // Columns returns the result's column names.
 func (b *Blocks) Columns() []string { return b.res.Names() }
