@@ -7,7 +7,6 @@ import (
 
 	"github.com/chnative/chnative/columns"
 	"github.com/chnative/chnative/internal/chconn"
-	"github.com/chnative/chnative/nativeproto"
 )
 
 // AppendRow appends one row, a value per column converted as columns.Append does. A value that
@@ -34,23 +33,6 @@ func (e *Engine) AppendRow(ctx context.Context, vals []any) error {
 	}
 	e.added(l, cur, 1)
 	return nil
-}
-
-// AppendWith appends rows with fill, which adds the same number of rows to every column of the
-// block it is given and returns how many (or an error, having added none). It runs under a
-// lane's lock: it must not call the engine.
-func (e *Engine) AppendWith(ctx context.Context, fill func(*nativeproto.Block) (int, error)) error {
-	l := e.lane()
-	defer e.release(l)
-	cur, err := e.current(ctx, l)
-	if err != nil {
-		return err
-	}
-	n, err := fill(cur.b)
-	if n > 0 {
-		e.added(l, cur, n)
-	}
-	return err
 }
 
 // lane returns a lane, locked. Lanes are handed out through a sync.Pool, whose cache is per

@@ -37,7 +37,7 @@ func (e *Engine) AppendStruct(ctx context.Context, row any) error {
 		return err
 	}
 	if err := structmap.AppendChecked(p.plan, b, v); err != nil {
-		return fieldError(b, err)
+		return fieldError(b, b.Rows(), err)
 	}
 	e.added(l, cur, 1)
 	return nil
@@ -72,12 +72,7 @@ func (e *Engine) AppendStructs(ctx context.Context, rows any) error {
 			e.added(l, cur, added)
 		}
 		if err != nil {
-			var fe *structmap.FieldError
-			if errors.As(err, &fe) {
-				return &chconn.ColumnError{Column: b.Name(fe.Col), Type: b.Type(fe.Col), Row: done + fe.Row,
-					Err: fmt.Errorf("field %s: %w", fe.Field, fe.Err)}
-			}
-			return err
+			return fieldError(b, done, err)
 		}
 		done += n
 	}
@@ -121,13 +116,14 @@ func (l *lane) plan(t reflect.Type, b *nativeproto.Block) (*lanePlan, error) {
 	return p, nil
 }
 
-// fieldError turns structmap's *FieldError of a row appended at b's end into the *ColumnError
-// naming its column, field and row in the block.
-func fieldError(b *nativeproto.Block, err error) error {
+// fieldError turns structmap's *FieldError into the *ColumnError naming its column, field and
+// row, first being the row number of the first row given to structmap (b's end for one row, the
+// element's index for AppendStructs).
+func fieldError(b *nativeproto.Block, first int, err error) error {
 	var fe *structmap.FieldError
 	if !errors.As(err, &fe) {
 		return err
 	}
-	return &chconn.ColumnError{Column: b.Name(fe.Col), Type: b.Type(fe.Col), Row: b.Rows() + fe.Row,
+	return &chconn.ColumnError{Column: b.Name(fe.Col), Type: b.Type(fe.Col), Row: first + fe.Row,
 		Err: fmt.Errorf("field %s: %w", fe.Field, fe.Err)}
 }
