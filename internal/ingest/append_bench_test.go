@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -9,91 +10,78 @@ import (
 	"github.com/chnative/chnative/nativeproto"
 )
 
-// BenchmarkAppendRow is the engine's cost per row from 1 and 16 goroutines (the send is a no-op:
-// the appends alone, lock included).
-func BenchmarkAppendRow(b *testing.B) {
-	for _, g := range []int{1, 16} {
-		b.Run(map[int]string{1: "1", 16: "16"}[g], func(b *testing.B) {
-			e, err := New([]string{"id", "ts", "s"}, []string{"UInt64", "DateTime64(3)", "String"},
-				Config{MaxRows: 100_000}, func(context.Context, int, *nativeproto.Block, string) error { return nil }, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer e.Close(context.Background())
-			ctx := context.Background()
-			ts := time.Unix(1, 0)
-			per := b.N/g + 1
-			b.ResetTimer()
-			var wg sync.WaitGroup
-			for range g {
-				wg.Go(func() {
-					for i := range per {
-						if err := e.AppendRow(ctx, []any{uint64(i), ts, "payload"}); err != nil {
-							b.Error(err)
-							return
-						}
-					}
-				})
-			}
-			wg.Wait()
-		})
-	}
+// benchRow is the benchmarks' struct of the (id, ts, s) columns benchEngine takes.
+type benchRow struct {
+	ID uint64    `ch:"id"`
+	TS time.Time `ch:"ts"`
+	S  string    `ch:"s"`
 }
 
-// BenchmarkAppendStruct is BenchmarkAppendRow through AppendStruct of a struct each goroutine
-// reuses.
-func BenchmarkAppendStruct(b *testing.B) {
-	type row struct {
-		ID uint64    `ch:"id"`
-		TS time.Time `ch:"ts"`
-		S  string    `ch:"s"`
-	}
-	for _, g := range []int{1, 16} {
-		b.Run(map[int]string{1: "1", 16: "16"}[g], func(b *testing.B) {
-			e, err := New([]string{"id", "ts", "s"}, []string{"UInt64", "DateTime64(3)", "String"},
-				Config{MaxRows: 100_000}, func(context.Context, int, *nativeproto.Block, string) error { return nil }, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer e.Close(context.Background())
-			ctx := context.Background()
-			per := b.N/g + 1
-			b.ResetTimer()
-			var wg sync.WaitGroup
-			for range g {
-				wg.Go(func() {
-					r := row{TS: time.Unix(1, 0), S: "payload"}
-					for i := range per {
-						r.ID = uint64(i)
-						if err := e.AppendStruct(ctx, &r); err != nil {
-							b.Error(err)
-							return
-						}
-					}
-				})
-			}
-			wg.Wait()
-		})
-	}
-}
-
-// BenchmarkAppendStructs is BenchmarkAppendStruct/1 with the rows handed over 100 at a time.
-func BenchmarkAppendStructs(b *testing.B) {
-	type row struct {
-		ID uint64    `ch:"id"`
-		TS time.Time `ch:"ts"`
-		S  string    `ch:"s"`
-	}
+// benchEngine is an engine of (id UInt64, ts DateTime64(3), s String) whose send is a no-op:
+// the appends alone, lock included, are measured. It is closed when b ends.
+func benchEngine(b *testing.B) *Engine {
 	e, err := New([]string{"id", "ts", "s"}, []string{"UInt64", "DateTime64(3)", "String"},
 		Config{MaxRows: 100_000}, func(context.Context, int, *nativeproto.Block, string) error { return nil }, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer e.Close(context.Background())
+	b.Cleanup(func() { e.Close(context.Background()) })
+	return e
+}
+
+// inParallel runs appends from 1 and from 16 goroutines (sub-benchmarks "1" and "16"), each
+// b.N/g+1 of them; appendOne(e) gives a goroutine its append of call number i.
+func inParallel(b *testing.B, appendOne func(e *Engine) func(i int) error) {
+	for _, g := range []int{1, 16} {
+		b.Run(strconv.Itoa(g), func(b *testing.B) {
+			e := benchEngine(b)
+			per := b.N/g + 1
+			b.ResetTimer()
+			var wg sync.WaitGroup
+			for range g {
+				wg.Go(func() {
+					one := appendOne(e)
+					for i := range per {
+						if err := one(i); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+		})
+	}
+}
+
+// BenchmarkAppendRow is the engine's cost per row from 1 and 16 goroutines.
+func BenchmarkAppendRow(b *testing.B) {
+	ctx, ts := context.Background(), time.Unix(1, 0)
+	inParallel(b, func(e *Engine) func(int) error {
+		return func(i int) error { return e.AppendRow(ctx, []any{uint64(i), ts, "payload"}) }
+	})
+}
+
+// BenchmarkAppendStruct is BenchmarkAppendRow through AppendStruct of a struct each goroutine
+// reuses.
+func BenchmarkAppendStruct(b *testing.B) {
 	ctx := context.Background()
-	rows := make([]row, 100)
+	inParallel(b, func(e *Engine) func(int) error {
+		r := benchRow{TS: time.Unix(1, 0), S: "payload"}
+		return func(i int) error {
+			r.ID = uint64(i)
+			return e.AppendStruct(ctx, &r)
+		}
+	})
+}
+
+// BenchmarkAppendStructs is BenchmarkAppendStruct/1 with the rows handed over 100 at a time.
+func BenchmarkAppendStructs(b *testing.B) {
+	e := benchEngine(b)
+	ctx := context.Background()
+	rows := make([]benchRow, 100)
 	for i := range rows {
-		rows[i] = row{ID: uint64(i), TS: time.Unix(1, 0), S: "payload"}
+		rows[i] = benchRow{ID: uint64(i), TS: time.Unix(1, 0), S: "payload"}
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i += len(rows) {
