@@ -1,7 +1,7 @@
 // Package sqlblocks reads the rows of another driver through database/sql for the root's
 // helpers (sqlhelpers.go): StreamBlocks' fallback gathers them into blocks of typed columns, so
-// that code reading blocks can be unit tested with go-sqlmock, and StreamRows' hands them over. It sees the rows only through a scan function: nothing
-// below the root imports database/sql.
+// that code reading blocks can be unit tested with go-sqlmock, and StreamRows' hands them over.
+// It sees the rows only through a scan function: nothing below the root imports database/sql.
 package sqlblocks
 
 import (
@@ -13,8 +13,9 @@ import (
 )
 
 // Gather reads rows with next, which scans one row into dest (pointers to one value per column,
-// as sql.Rows.Scan takes them) and reports false at the end, into a block of columns named names of the ClickHouse types types, and calls fn with
-// the block every size rows and with the last rows. A type columns.New does not know fails
+// as sql.Rows.Scan takes them) and reports false at the end, into a block of columns named names
+// of the ClickHouse types types, and calls fn with the block every size rows and with the last
+// rows. A type columns.New does not know fails
 // before any row is read; a value its column refuses fails with a *chconn.ColumnError.
 func Gather(names, types []string, size int, next func(dest []any) (bool, error), fn func(*nativeproto.Block) error) error {
 	block := nativeproto.NewBlock()
