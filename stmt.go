@@ -107,7 +107,7 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	}
 	err := ErrClosed
 	if s.ins != nil {
-		err = s.ins.AppendRows(ctx, rowsArgs) // the Exec fails whole
+		err = s.appendRows(ctx, rowsArgs)
 	}
 	if err == ErrClosed {
 		// No insert yet, or another statement ran on the connection and finished this one:
@@ -115,12 +115,23 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 		if s.ins, err = s.c.openInsert(ctx, s.query, false); err != nil {
 			return nil, err
 		}
-		err = s.ins.AppendRows(ctx, rowsArgs)
+		err = s.appendRows(ctx, rowsArgs)
 	}
 	if err != nil {
 		return nil, err
 	}
+	if len(rowsArgs) == 1 {
+		return driver.RowsAffected(1), nil // a constant: no conversion per row
+	}
 	return driver.RowsAffected(len(rowsArgs)), nil
+}
+
+// appendRows appends an Exec's rows to the statement's insert; the Exec fails whole.
+func (s *stmt) appendRows(ctx context.Context, rows [][]driver.NamedValue) error {
+	if len(rows) == 1 {
+		return s.ins.AppendArgs(ctx, rows[0]) // a refused row drops its own values
+	}
+	return s.ins.AppendRows(ctx, rows)
 }
 
 // QueryContext runs the statement's query.

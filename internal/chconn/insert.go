@@ -24,7 +24,7 @@ type Insert struct {
 	// maxBytes, when > 0, sends the block once its columns hold this many bytes of values
 	// (Block.DataBytes), whichever of it and maxRows comes first.
 	maxBytes int
-	// left is how many more rows EndRow ends before it looks at the block's row count again
+	// left is how many more rows endRow ends before it looks at the block's row count again
 	// (an interface call a row otherwise). It counts down from maxRows minus the rows the
 	// block had when it last looked; a caller's own appends into the columns only make that
 	// look late, never early.
@@ -116,8 +116,9 @@ func (ins *Insert) Append(ctx context.Context, vals []any) error {
 	return ins.endRow(ctx)
 }
 
-// appendArgs is Append for a row of driver arguments, without copying them into a slice.
-func (ins *Insert) appendArgs(ctx context.Context, args []driver.NamedValue) error {
+// AppendArgs is Append for a row of driver arguments (a prepared statement's Exec of one row),
+// without copying them into a slice.
+func (ins *Insert) AppendArgs(ctx context.Context, args []driver.NamedValue) error {
 	if err := ins.startRow(len(args)); err != nil {
 		return err
 	}
@@ -139,7 +140,7 @@ func (ins *Insert) AppendRows(ctx context.Context, rows [][]driver.NamedValue) e
 	}
 	start, sent := ins.block.Rows(), ins.sent
 	for _, row := range rows {
-		if err := ins.appendArgs(ctx, row); err != nil {
+		if err := ins.AppendArgs(ctx, row); err != nil {
 			if ins.sent == sent {
 				for i := 0; i < ins.block.NumColumns(); i++ {
 					ins.block.Column(i).Truncate(start)
@@ -175,19 +176,21 @@ func (ins *Insert) AppendWith(ctx context.Context, n int, fill func(b *nativepro
 	return nil
 }
 
-// endRow is EndRow with the resume of a block it sent and that failed bounded by ctx (a
-// Batch's own Append resumes under the Batch's context, in flushFailed).
+// endRow ends the row being appended: the block is sent when it holds the insert's block size
+// (maxRows) or its byte size (insert_block_bytes), whichever comes first, and a send that failed
+// is resumed with ctx bounding the retry (a Batch's own Append resumes under the Batch's context,
+// in flushFailed). Rows a caller appends into the block's columns itself, without endRow, are
+// sent with the rows around them and can make a block larger than that by as many; never smaller.
 func (ins *Insert) endRow(ctx context.Context) error {
-	err := ins.EndRow()
-	if err != nil && !ins.batch {
-		err = ins.recoverAppend(ctx, err)
+	if ins.left--; ins.left > 0 {
+		return nil
 	}
-	return err
+	return ins.endRowCount(ctx) // out of line: endRow inlines into the callers' row loops
 }
 
 // startRow checks that a row of n values can be appended: the insert is open and has n columns.
 // A row is then startRow, columns.Append into Block's columns 0 to n-1 in order (failRow on a
-// refusal), and EndRow: Append does the three for a slice, and the root's prepared statements
+// refusal), and endRow: Append does the three for a slice, and the root's prepared statements
 // the same for driver arguments, without copying them into one.
 func (ins *Insert) startRow(n int) error {
 	if ins.done || n != ins.block.NumColumns() {
@@ -204,26 +207,21 @@ func (ins *Insert) startRowFailed(n int) error {
 	return fmt.Errorf("chnative: insert into %d columns got %d values", b.NumColumns(), n)
 }
 
-// EndRow ends the row being appended: the block is sent when it holds the insert's block size
-// (blockRows) or its byte size (insert_block_bytes), whichever comes first. Rows a caller appends into the block's columns itself, without EndRow, are sent
-// with the rows around them and can make a block larger than that by as many; never smaller.
-func (ins *Insert) EndRow() error {
-	if ins.left--; ins.left > 0 {
-		return nil
-	}
-	return ins.endRowCount() // out of line: EndRow inlines into the callers' row loops
-}
-
-// endRowCount is EndRow once left has counted down: it looks at the block's rows and bytes.
-func (ins *Insert) endRowCount() error {
+// endRowCount is endRow once left has counted down: it looks at the block's rows and bytes.
+func (ins *Insert) endRowCount(ctx context.Context) error {
 	if room := ins.room(); room > 0 {
 		ins.left = room
 		return nil
 	}
-	if err := ins.flush(); err != nil {
-		return ins.flushFailed(err)
+	err := ins.flush()
+	switch {
+	case err == nil:
+	case ins.batch:
+		err = ins.flushFailed(err)
+	default:
+		err = ins.recoverAppend(ctx, err)
 	}
-	return nil
+	return err
 }
 
 // room returns how many more rows the block takes before it is due to be sent; 0 when it is
@@ -255,7 +253,7 @@ func (ins *Insert) room() int {
 // failRow drops the values columns [0, i) took for the row being appended, which column i
 // refused with err (it took none), and returns the *ColumnError naming column i and the row's
 // number in the insert. Callers that append a row's values themselves (columns.Append into
-// Block's columns, between startRow and EndRow) end a failed row with it.
+// Block's columns, between startRow and endRow) end a failed row with it.
 func (ins *Insert) failRow(i int, err error) error {
 	b := ins.block
 	n := b.Column(i).Rows()

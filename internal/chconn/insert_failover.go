@@ -74,7 +74,7 @@ func (ins *Insert) Send(ctx context.Context) error {
 	}
 }
 
-// recoverAppend handles err, the error of an append that may have sent a block (Append, EndRow): a
+// recoverAppend handles err, the error of an append that may have sent a block (Append, endRow): a
 // block whose send left the insert unconfirmed is resumed as resumeAfter allows, and then the append
 // has succeeded (the block was in the packets sent again: nil); any other error (a value a
 // column refused) is returned as it is. ctx bounds the retry.
@@ -85,7 +85,7 @@ func (ins *Insert) recoverAppend(ctx context.Context, err error) error {
 	return ins.resumeAfter(ctx, err)
 }
 
-// flushFailed resumes a Batch's insert whose block, sent by EndRow, failed, with the context the
+// flushFailed resumes a Batch's insert whose block, sent by endRow, failed, with the context the
 // Batch was opened with. (The retry is here rather than in the caller so that the caller's
 // Append stays a single call.) Other inserts' callers call Recover with their own context.
 func (ins *Insert) flushFailed(err error) error {

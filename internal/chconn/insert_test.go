@@ -9,10 +9,10 @@ import (
 	"github.com/chnative/chnative/nativeproto"
 )
 
-// TestInsertEndRowBlockSize: EndRow sends the block when it holds blockRows rows, exactly, and
+// TestInsertEndRowBlockSize: endRow sends the block when it holds blockRows rows, exactly, and
 // again every blockRows rows after a send; rows the caller appended into the columns directly
 // only make a send later. An insert with no connection fails its send with an UnsupportedError, which is how
-// the test sees that EndRow attempted it.
+// the test sees that endRow attempted it.
 func TestInsertEndRowBlockSize(t *testing.T) {
 	newInsert := func() (*Insert, *columns.UInt64) {
 		b := &nativeproto.Block{}
