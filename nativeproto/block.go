@@ -99,6 +99,10 @@ type Block struct {
 	// longer or shorter.
 	sers   []*columns.Serialization
 	custom []bool // custom[i]: column i of the last decode came in sers[i]
+	// types[i] is cols[i].Type(), kept beside it (also past len, for the columns truncate
+	// keeps): a composite type builds its name anew on every call, and every block decoded and
+	// checked against its result's header asks for it.
+	types []string
 }
 
 // NewBlock returns an empty block with BlockInfo{BucketNum: -1}.
@@ -120,7 +124,7 @@ func (b *Block) NumColumns() int { return len(b.cols) }
 func (b *Block) Name(i int) string { return b.names[i] }
 
 // Type returns the ClickHouse type of column i.
-func (b *Block) Type(i int) string { return b.cols[i].Type() }
+func (b *Block) Type(i int) string { return b.types[i] }
 
 // Column returns column i.
 func (b *Block) Column(i int) columns.Column { return b.cols[i] }
@@ -150,6 +154,7 @@ func (b *Block) Index(name string) int {
 func (b *Block) Add(name string, col columns.Column) {
 	b.names = append(b.names, name)
 	b.cols = append(b.cols, col)
+	b.types = append(b.types, col.Type())
 	if i := len(b.cols) - 1; i < len(b.custom) {
 		b.custom[i] = false
 	}
@@ -168,9 +173,10 @@ func (b *Block) Reset() {
 func (b *Block) Clear() {
 	clear(b.names)
 	clear(b.cols[:cap(b.cols)]) // also the columns truncate kept for reuse
+	clear(b.types[:cap(b.types)])
 	clear(b.sers)
 	clear(b.custom)
-	b.names, b.cols, b.rows, b.sers = b.names[:0], b.cols[:0], 0, b.sers[:0]
+	b.names, b.cols, b.types, b.rows, b.sers = b.names[:0], b.cols[:0], b.types[:0], 0, b.sers[:0]
 	b.Info = BlockInfo{BucketNum: -1, OutOfOrderBuckets: b.Info.OutOfOrderBuckets[:0]}
 }
 
@@ -247,10 +253,18 @@ func readBlock(r *wire.Reader, rev Revision, withInfo bool, reuse *Block, scratc
 			// offered for reuse: results end with an empty block without columns, and the next
 			// result's columns should not grow from nothing again.
 			var spare columns.Column
+			var spareType string
 			if i < cap(b.cols) {
 				spare = b.cols[:i+1][i]
 			}
+			if i < cap(b.types) {
+				spareType = b.types[:i+1][i]
+			}
+			if spare != nil && spareType == "" {
+				spareType = spare.Type() // the two backing arrays were not grown together
+			}
 			b.cols = append(b.cols, spare)
+			b.types = append(b.types, spareType)
 		} else if b.names[i] != string(buf) {
 			b.names[i] = string(buf)
 		}
@@ -261,13 +275,13 @@ func readBlock(r *wire.Reader, rev Revision, withInfo bool, reuse *Block, scratc
 			return b, wrap(err, "column "+name+" type")
 		}
 		// A column of the same type is reused whatever its name: it holds no name.
-		if b.cols[i] == nil || b.cols[i].Type() != string(buf) {
+		if b.cols[i] == nil || b.types[i] != string(buf) {
 			col, err := columns.New(string(buf))
 			if err != nil {
 				b.truncate(i)
 				return b, wrap(err, "column "+name)
 			}
-			b.cols[i] = col
+			b.cols[i], b.types[i] = col, col.Type()
 		}
 		col := b.cols[i]
 		var ser *columns.Serialization // nil: the type's own encoding
@@ -367,7 +381,7 @@ func (b *Block) truncate(n int) {
 		n--
 	}
 	clear(b.names[n:])
-	b.names, b.cols = b.names[:n], b.cols[:n]
+	b.names, b.cols, b.types = b.names[:n], b.cols[:n], b.types[:n]
 }
 
 // WriteBlock encodes b for revision rev: BlockInfo when withInfo, the counts, and per column its

@@ -11,8 +11,11 @@ func (b *Block) Retained(limit int64) int64 {
 	if b == nil {
 		return 0
 	}
-	n := int64(cap(b.names))*16 + int64(cap(b.cols))*16 + int64(cap(b.sers))*8 + int64(cap(b.custom))
+	n := int64(cap(b.names))*16 + int64(cap(b.cols))*16 + int64(cap(b.types))*16 + int64(cap(b.sers))*8 + int64(cap(b.custom))
 	for _, s := range b.names {
+		n += int64(len(s))
+	}
+	for _, s := range b.types {
 		n += int64(len(s))
 	}
 	for _, c := range b.cols[:cap(b.cols)] {

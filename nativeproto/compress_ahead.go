@@ -44,12 +44,15 @@ const aheadDepth = 3
 
 // aheadFrame is a frame a FrameReader decompresses ahead.
 type aheadFrame struct {
-	pos     int64  // source offset of the frame's first byte
-	total   int    // the frame's bytes: checksum, header, payload
-	usize   int    // its uncompressed size
-	out     []byte // aheadBufferSize bytes: aheadPrefix of room, then the frame's output
-	n       int    // bytes decompressed (set by the goroutine)
-	err     error  // set by the goroutine
+	pos   int64   // source offset of the frame's first byte
+	total int     // the frame's bytes: checksum, header, payload
+	usize int     // its uncompressed size
+	out   []byte  // aheadBufferSize bytes: aheadPrefix of room, then the frame's output
+	box   *[]byte // out's box (wire.PutSpare), for Shrink
+	n     int     // bytes decompressed (set by the goroutine)
+	err   error   // set by the goroutine
+	// done gets a token when the goroutine has finished the frame; made once (capacity 1)
+	// and used again for every frame the slot takes.
 	done    chan struct{}
 	running bool // a goroutine owns out and has not been joined
 }
@@ -72,9 +75,15 @@ func (r *FrameReader) joinOne(a *aheadFrame) {
 	}
 }
 
-func isClosed(c chan struct{}) bool {
+// finished joins a when its goroutine is done with it, without waiting; it reports whether a
+// is joined.
+func (a *aheadFrame) finished() bool {
+	if !a.running {
+		return true
+	}
 	select {
-	case <-c:
+	case <-a.done:
+		a.running = false
 		return true
 	default:
 		return false
@@ -96,7 +105,7 @@ func (r *FrameReader) takeAhead() *aheadFrame {
 	}
 	a := r.ahead[r.aheadHead]
 	// Rather than wait for the goroutine, decompress a later frame that it has not started.
-	for a.running && !isClosed(a.done) && r.steal() {
+	for !a.finished() && r.steal() {
 	}
 	r.joinOne(a)
 	r.aheadHead = (r.aheadHead + 1) % aheadDepth
@@ -155,8 +164,9 @@ func (r *FrameReader) decompressAhead() {
 			return
 		}
 		j := q.jobs[0]
-		q.jobs[0] = aheadJob{}
-		q.jobs = q.jobs[1:]
+		n := copy(q.jobs, q.jobs[1:]) // at most aheadDepth jobs: the array is kept
+		q.jobs[n] = aheadJob{}
+		q.jobs = q.jobs[:n]
 		q.mu.Unlock()
 		r.runJob(j, &r.zd)
 	}
@@ -167,7 +177,7 @@ func (r *FrameReader) runJob(j aheadJob, zd **zstdFrames) {
 	m, csize, _ := frameHeader(frame)
 	out := a.out[aheadPrefix : aheadPrefix+a.usize : min(len(a.out), aheadPrefix+a.usize+zstdSlack)]
 	a.n, a.err = decodeFrame(frame, m, csize, uint32(a.usize), out, zd)
-	close(a.done)
+	a.done <- struct{}{}
 }
 
 // steal takes the last queued frame, not yet started, and decompresses it on the reader's
@@ -236,11 +246,13 @@ func (r *FrameReader) speculate(usize int) {
 		}
 		a := r.ahead[(r.aheadHead+r.aheadN)%aheadDepth]
 		if len(a.out) != aheadBufferSize {
-			a.out = aheadBuffer()
+			a.out = aheadBuffer(&a.box)
 		}
 		a.pos, a.total, a.usize = base+int64(at), total, fsize
 		a.n, a.err = 0, nil
-		a.done = make(chan struct{})
+		if a.done == nil {
+			a.done = make(chan struct{}, 1)
+		}
 		a.running = true
 		r.aheadN++
 		r.enqueue(a, w[from+at:from+at+total:from+at+total])

@@ -20,6 +20,12 @@ type PacketWriter struct {
 	// out after buf[:borrowed[i].at]. Flush writes them with one writev where the writer can.
 	borrowed []borrowedSeg
 	bufs     net.Buffers // scratch for Flush
+
+	// small holds, for buf and body, the buffer of at most keepWriteBuffer bytes that a spare
+	// one replaced (reclaim), for Shrink to go back to without allocating, and box the *[]byte
+	// spareWriteBuffers handed out with the spare, for Shrink's next Put.
+	small [2][]byte
+	box   [2]*[]byte
 }
 
 type borrowedSeg struct {
@@ -86,9 +92,12 @@ func (p *PacketWriter) Flush(w io.Writer) error {
 	if len(p.buf.Buf) > prev {
 		bufs = append(bufs, p.buf.Buf[prev:])
 	}
-	p.bufs = bufs // WriteTo consumes its receiver: keep the backing array for the next Flush
-	_, err := bufs.WriteTo(w)
-	clear(p.bufs[:cap(p.bufs)])
+	// WriteTo consumes its receiver: it runs on the field (a local would move to the heap, an
+	// allocation a Flush), and bufs keeps the backing array for the next Flush.
+	p.bufs = bufs
+	_, err := p.bufs.WriteTo(w)
+	clear(bufs[:cap(bufs)])
+	p.bufs = bufs[:0]
 	p.buf.Reset()
 	p.dropBorrowed()
 	return err

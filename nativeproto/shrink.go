@@ -43,10 +43,11 @@ func (p *PacketReader) Shrink(keepBlock int64) {
 // garbage collector empties it.
 var spareFrameBuffers sync.Pool // of *[]byte
 
-// aheadBuffer returns an output buffer for a frame decompressed ahead: a spare one, or a new one.
-func aheadBuffer() []byte {
-	if b, _ := spareFrameBuffers.Get().(*[]byte); b != nil && len(*b) == aheadBufferSize {
-		return *b
+// aheadBuffer returns an output buffer for a frame decompressed ahead: a spare one (its box
+// kept in *box), or a new one.
+func aheadBuffer(box **[]byte) []byte {
+	if b := wire.GetSpare(&spareFrameBuffers, box); len(b) == aheadBufferSize {
+		return b
 	}
 	return make([]byte, aheadBufferSize)
 }
@@ -61,15 +62,13 @@ func (r *FrameReader) Shrink() {
 	r.dropAhead()
 	for _, a := range r.ahead {
 		if len(a.out) == aheadBufferSize {
-			out := a.out
-			spareFrameBuffers.Put(&out)
+			wire.PutSpare(&spareFrameBuffers, &a.box, a.out)
 		}
+		a.out = nil
 	}
-	r.ahead = nil
-	for _, b := range [...]*[]byte{&r.comp, &r.out} {
+	for i, b := range [...]*[]byte{&r.comp, &r.out} {
 		if cap(*b) > keepFrameBuffer {
-			spare := (*b)[:0]
-			spareFrameScratch.Put(&spare)
+			wire.PutSpare(&spareFrameScratch, &r.boxes[i], (*b)[:0])
 			*b = nil
 		}
 	}
@@ -79,15 +78,15 @@ func (r *FrameReader) Shrink() {
 // the next compressed result of any connection (frameScratch); the garbage collector empties it.
 var spareFrameScratch sync.Pool // of *[]byte, empty
 
-// frameScratch returns a spare buffer of at least n bytes' capacity and length 0, or nil.
-func frameScratch(n int) []byte {
-	if b, _ := spareFrameScratch.Get().(*[]byte); b != nil {
-		if cap(*b) >= n {
-			return (*b)[:0]
-		}
-		spareFrameScratch.Put(b)
+// frameScratch returns a spare buffer of at least n bytes' capacity and length 0 (its box kept
+// in *box), or nil.
+func frameScratch(n int, box **[]byte) []byte {
+	b := wire.GetSpare(&spareFrameScratch, box)
+	if b != nil && cap(b) < n {
+		wire.PutSpare(&spareFrameScratch, box, b)
+		return nil
 	}
-	return nil
+	return b
 }
 
 // spareWriteBuffers hold the packet writers' buffers grown above keepWriteBuffer that Shrink
@@ -100,11 +99,10 @@ func (p *PacketWriter) Shrink() {
 	if len(p.buf.Buf) > 0 || len(p.borrowed) > 0 {
 		return
 	}
-	for _, b := range [...]*[]byte{&p.buf.Buf, &p.body.Buf} {
+	for i, b := range [...]*[]byte{&p.buf.Buf, &p.body.Buf} {
 		if cap(*b) > keepWriteBuffer {
-			spare := (*b)[:0]
-			spareWriteBuffers.Put(&spare)
-			*b = nil
+			wire.PutSpare(&spareWriteBuffers, &p.box[i], (*b)[:0])
+			*b, p.small[i] = p.small[i], nil
 		}
 	}
 	if cap(p.borrowed) > 64 {
@@ -116,12 +114,15 @@ func (p *PacketWriter) Shrink() {
 }
 
 // reclaim gives the writer a buffer Shrink gave up, from spareWriteBuffers, before a block is
-// written: a connection sending big blocks one insert after another reuses them.
+// written: a connection sending big blocks one insert after another reuses them. The buffer it
+// replaces is kept in small, and the pool's box in box, so that the round trip allocates nothing.
 func (p *PacketWriter) reclaim() {
-	for _, b := range [...]*[]byte{&p.buf.Buf, &p.body.Buf} {
+	for i, b := range [...]*[]byte{&p.buf.Buf, &p.body.Buf} {
 		if cap(*b) <= keepWriteBuffer {
-			if spare, _ := spareWriteBuffers.Get().(*[]byte); spare != nil {
-				*b = append((*spare)[:0], *b...)
+			if spare := wire.GetSpare(&spareWriteBuffers, &p.box[i]); spare != nil {
+				old := *b
+				*b = append(spare[:0], old...)
+				p.small[i] = old[:0]
 			}
 		}
 	}

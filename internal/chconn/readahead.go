@@ -55,15 +55,13 @@ func (r *Result) StartAhead(work AheadWork) {
 	}
 	c, spare, ch := r.c, r.spare, r.aheadCh
 	stop, userLoc := &r.aheadStop, r.userLoc
-	// Never changed once the header is read; checked is only read here, and written by Next
-	// once this goroutine's result is taken.
-	names, types, checked := r.Names(), r.Types(), r.checked
+	names, types := r.Names(), r.Types() // never changed once the header is read
 	r.ahead = true
 	go func() {
 		ev, err := c.recv(spare)
 		// The work reads the block by the header's columns: a block with others is left alone,
 		// and Next refuses it (checkBlock).
-		if work != nil && err == nil && ev.code == nativeproto.ServerCodeData && mismatch(ev.block, names, types, checked, false) == matched {
+		if work != nil && err == nil && ev.code == nativeproto.ServerCodeData && mismatch(ev.block, names, types) == matched {
 			loc := c.loc
 			if userLoc != nil {
 				loc = userLoc

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -35,13 +34,6 @@ type Result struct {
 	aheadStop atomic.Bool // Close wants the read-ahead's result: AheadWork should stop
 
 	totals, extremes *nativeproto.Block
-
-	// checked holds, per column, the last two column objects checkBlock found of the header's
-	// type (the read block's and the read-ahead's): a column object keeps its type for life (a
-	// block decoded with another type gets a new one), so those need no type comparison, and
-	// Type, which builds the string of a composite type, is not called per block. It is made
-	// at the second block checked, when a type is composite: others compare their constant.
-	checked [][2]columns.Column
 
 	userLoc *time.Location // WithUserLocation's zone, or nil: the server's (r.c.loc)
 
@@ -133,7 +125,7 @@ func (r *Result) keep(ev event) error {
 	}
 	if r.c != nil && r.c.rev >= StrictTotalsRevision {
 		names, types := r.Names(), r.Types()
-		if i := mismatch(ev.block, names, types, nil, false); i != matched {
+		if i := mismatch(ev.block, names, types); i != matched {
 			return &ProtocolError{Op: "result", Err: &BlockMismatchError{Block: what, Column: i,
 				Name: ev.block.Name(i), WantName: names[i], Type: ev.block.Type(i), WantType: types[i]}}
 		}
@@ -183,13 +175,7 @@ func (e *BlockMismatchError) Error() string {
 // also inside Nullable or Array, is refused). No allocation when they match: it runs per block.
 func (r *Result) checkBlock(what string, b *nativeproto.Block) error {
 	names, types := r.Names(), r.Types()
-	switch {
-	case r.checked == nil:
-		r.checked = firstBlock // the first block: no cache yet
-	case len(r.checked) != len(types) && composite(types):
-		r.checked = make([][2]columns.Column, len(types))
-	}
-	if i := mismatch(b, names, types, r.checked, true); i != matched {
+	if i := mismatch(b, names, types); i != matched {
 		e := &BlockMismatchError{Block: what, Column: i, Got: b.NumColumns(), Want: len(names)}
 		if i >= 0 {
 			e.Name, e.WantName, e.Type, e.WantType = b.Name(i), names[i], b.Type(i), types[i]
@@ -199,44 +185,19 @@ func (r *Result) checkBlock(what string, b *nativeproto.Block) error {
 	return nil
 }
 
-// composite reports whether a type of types has parameters, so that its column's Type builds
-// the string: only then is Result.checked worth its allocation (a plain type's is a constant).
-func composite(types []string) bool {
-	for _, t := range types {
-		if strings.IndexByte(t, '(') >= 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// firstBlock is Result.checked after the first block checked: empty, not nil.
-var firstBlock = make([][2]columns.Column, 0)
-
 // matched is mismatch's answer for a block with the header's columns.
 const matched = -2
 
 // mismatch returns the first column of b whose name or type differs from names and types, -1
-// when the counts differ, or matched. checked is Result.checked: a column object found there is
-// of its type already (columns are pointers: comparing them cannot panic); one checked now is
-// added when update is set.
-func mismatch(b *nativeproto.Block, names, types []string, checked [][2]columns.Column, update bool) int {
+// when the counts differ, or matched (Block.Type keeps each column's type string: no call builds
+// one).
+func mismatch(b *nativeproto.Block, names, types []string) int {
 	if b.NumColumns() != len(types) || len(names) != len(types) {
 		return -1
 	}
 	for i, t := range types {
-		if b.Name(i) != names[i] {
+		if b.Name(i) != names[i] || b.Type(i) != t {
 			return i
-		}
-		c := b.Column(i)
-		if i < len(checked) && (c == checked[i][0] || c == checked[i][1]) {
-			continue
-		}
-		if c.Type() != t {
-			return i
-		}
-		if update && i < len(checked) {
-			checked[i][0], checked[i][1] = c, checked[i][0]
 		}
 	}
 	return matched

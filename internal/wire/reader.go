@@ -39,6 +39,10 @@ type Reader struct {
 	hinter ReadHinter
 	// budget, while on, bounds what one block may make the client allocate (SetBudget).
 	budget budget
+	// small is the buffer Grow replaced, for Shrink to go back to without allocating, and box
+	// the spare's box (PutSpare).
+	small []byte
+	box   *[]byte
 }
 
 // budget is a Reader's per-block allocation budget: the bytes consumed since start plus the
@@ -142,10 +146,16 @@ func (r *Reader) Grow(n int) {
 		return
 	}
 	r.holdOn()
-	nb := grownBuffer(n)
+	nb := GetSpare(&spareBuffers, &r.box)
+	if len(nb) != n {
+		nb = make([]byte, n)
+	}
 	r.base += int64(r.r)
 	r.w = copy(nb, r.buf[r.r:r.w])
 	r.r = 0
+	if r.small == nil {
+		r.small = r.buf
+	}
 	r.buf = nb
 }
 
@@ -157,26 +167,21 @@ func (r *Reader) Shrink(size int) {
 		return
 	}
 	r.holdOn()
-	nb := make([]byte, size)
+	nb := r.small
+	if len(nb) != size {
+		nb = make([]byte, size)
+	}
+	r.small = nil
 	r.base += int64(r.r)
 	r.w = copy(nb, r.buf[r.r:r.w])
 	r.r = 0
-	old := r.buf
+	PutSpare(&spareBuffers, &r.box, r.buf)
 	r.buf = nb
-	spareBuffers.Put(&old)
 }
 
 // spareBuffers hold the buffers Shrink gave up, for the next Grow of any Reader (a connection's
 // next big compressed result); the garbage collector empties it.
 var spareBuffers sync.Pool // of *[]byte
-
-// grownBuffer returns a buffer of n bytes for Grow: a spare one of that size, or a new one.
-func grownBuffer(n int) []byte {
-	if b, _ := spareBuffers.Get().(*[]byte); b != nil && len(*b) == n {
-		return *b
-	}
-	return make([]byte, n)
-}
 
 // SetHold sets a function the Reader calls before it moves, overwrites or drops bytes it has
 // buffered: before compacting its buffer for a fill, in Grow and in Reset. A goroutine that reads
