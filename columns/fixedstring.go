@@ -159,3 +159,14 @@ func (c *FixedString) Read(r *Reader, rows int) error {
 
 // Write appends the values.
 func (c *FixedString) Write(w *Writer) { w.Buf = append(w.Buf, c.data...) }
+
+// WriteRows appends values [from, to).
+func (c *FixedString) WriteRows(w *Writer, from, to int) {
+	w.Buf = append(w.Buf, c.data[from*c.n:to*c.n]...)
+}
+
+// RowsWithin returns the end of the run of rows from from that holds about n bytes: at least one
+// row, at most the column's rows.
+func (c *FixedString) RowsWithin(from, n int) int {
+	return min(c.Rows(), from+max(1, n/max(c.n, 1)))
+}

@@ -216,13 +216,17 @@ func (c *String) Read(r *Reader, rows int) error {
 	return nil
 }
 
-// Write appends each value as a UVarInt length and its bytes. The output is sized once; values
-// of up to 16 bytes are moved as one 16-byte word where both buffers have the room, so a column of
-// short strings costs no memmove call per value.
-func (c *String) Write(w *Writer) {
-	n := len(c.buf)
-	prev := 0
-	for _, e := range c.ends {
+// Write appends each value as a UVarInt length and its bytes (WriteRows of every row).
+func (c *String) Write(w *Writer) { c.WriteRows(w, 0, len(c.ends)) }
+
+// WriteRows appends values [from, to) as Write does: the output is sized once, and values of up
+// to 16 bytes are moved as one 16-byte word where both buffers have the room, so a column of short
+// strings costs no memmove call per value.
+func (c *String) WriteRows(w *Writer, from, to int) {
+	ends := c.ends[from:to]
+	first := c.start(from)
+	n, prev := 0, first
+	for _, e := range ends {
 		if e-prev >= 0x80 {
 			n += uvarintLen(uint64(e - prev))
 		} else {
@@ -230,12 +234,14 @@ func (c *String) Write(w *Writer) {
 		}
 		prev = e
 	}
+	n += prev - first
 	start := len(w.Buf)
 	w.Buf = slices.Grow(w.Buf, n)[:start+n]
 	dst := w.Buf[start:]
 	src := c.buf
-	j, prev := 0, 0
-	for _, e := range c.ends {
+	j := 0
+	prev = first
+	for _, e := range ends {
 		l := e - prev
 		if l < 0x80 {
 			dst[j] = byte(l)
@@ -252,6 +258,17 @@ func (c *String) Write(w *Writer) {
 		j += l
 		prev = e
 	}
+}
+
+// RowsWithin returns the end of the run of rows from from whose values hold about n bytes: at
+// least one row, at most the column's rows.
+func (c *String) RowsWithin(from, n int) int {
+	if from >= len(c.ends) {
+		return len(c.ends)
+	}
+	limit := c.start(from) + n
+	to, _ := slices.BinarySearch(c.ends[from:], limit)
+	return min(len(c.ends), from+max(to, 1))
 }
 
 // uvarintLen is the length of v as a UVarInt.

@@ -84,3 +84,35 @@ func FuzzStringWrite(f *testing.F) {
 		}
 	})
 }
+
+// WriteRows over runs that RowsWithin cuts, put together, is Write's encoding: for runs of a few
+// bytes (one row each), of about a value and of more than the column; the same for FixedString.
+func TestWriteRowsRunsMatchWrite(t *testing.T) {
+	s, fs := NewString(), NewFixedString(5)
+	for i := range 5000 {
+		s.Append(strings.Repeat("v", i%200))
+		if err := fs.Append([]byte{byte(i), 1, 2}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []RowRangeWriter{s, fs} {
+		col := c.(Column)
+		var whole Writer
+		col.Write(&whole)
+		for _, n := range []int{0, 1, 100, 4096, 1 << 30} {
+			var runs Writer
+			runs.Buf = append(runs.Buf, 9)
+			for from := 0; from < col.Rows(); {
+				to := c.RowsWithin(from, n)
+				if to <= from || to > col.Rows() {
+					t.Fatalf("%s: RowsWithin(%d, %d) = %d of %d rows", col.Type(), from, n, to, col.Rows())
+				}
+				c.WriteRows(&runs, from, to)
+				from = to
+			}
+			if !bytes.Equal(runs.Buf[1:], whole.Buf) || runs.Buf[0] != 9 {
+				t.Fatalf("%s: runs of %d bytes encode differently", col.Type(), n)
+			}
+		}
+	}
+}

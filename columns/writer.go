@@ -13,3 +13,13 @@ type Writer = wire.Writer
 type WireByteser interface {
 	WireBytes() []byte
 }
+
+// RowRangeWriter is implemented by columns whose encoding of rows [from, to) is that stretch of
+// their whole encoding (no prefix, no second stream), such as String: a large one can be written
+// in runs of rows, each sent before the next is encoded, so that a block never needs a buffer of
+// its whole size. RowsWithin returns the end of the run from from that holds about n bytes (at
+// least one row).
+type RowRangeWriter interface {
+	WriteRows(w *Writer, from, to int)
+	RowsWithin(from, n int) int
+}

@@ -16,7 +16,7 @@ type PacketWriter struct {
 	comp *Compressor
 	rev  Revision
 
-	// Column data sent from the columns' own memory (WriteDataBorrowed): borrowed[i].data goes
+	// Column data sent from the columns' own memory (WriteDataStream): borrowed[i].data goes
 	// out after buf[:borrowed[i].at]. Flush writes them with one writev where the writer can.
 	borrowed []borrowedSeg
 	bufs     net.Buffers // scratch for Flush
@@ -33,7 +33,7 @@ type borrowedSeg struct {
 	data []byte
 }
 
-// MinBorrow is the smallest column, in bytes, that WriteDataBorrowed sends from the column's
+// MinBorrow is the smallest column, in bytes, that WriteDataStream sends from the column's
 // memory; smaller ones are copied into the buffer.
 const MinBorrow = 16 << 10
 
@@ -54,7 +54,7 @@ func (p *PacketWriter) SetCompressor(c *Compressor) { p.comp = c }
 func (p *PacketWriter) Buffer() *wire.Writer { return &p.buf }
 
 // Len returns the number of pending bytes in the buffer (column data borrowed by
-// WriteDataBorrowed not counted).
+// WriteDataStream not counted).
 func (p *PacketWriter) Len() int { return len(p.buf.Buf) }
 
 // Reset discards pending bytes.
@@ -69,7 +69,7 @@ func (p *PacketWriter) dropBorrowed() {
 }
 
 // Flush writes the pending bytes to w and empties the buffer (also on error: the connection is
-// then unusable anyway). Column memory borrowed by WriteDataBorrowed is written in place, with
+// then unusable anyway). Column memory borrowed by WriteDataStream is written in place, with
 // one writev when w is a *net.TCPConn or *net.UnixConn.
 func (p *PacketWriter) Flush(w io.Writer) error {
 	if len(p.borrowed) == 0 {
@@ -118,38 +118,17 @@ func (p *PacketWriter) WriteQuery(q *Query) error { return q.Encode(&p.buf, p.re
 // Compressed, the block goes out as frames of FrameChunk bytes of its Native form, cut where the
 // bytes fall (the frames do not follow columns). Large fixed-width columns are compressed from
 // the columns' own memory, and the other columns' bytes leave the body buffer a whole frame at a
-// time after each column, so the uncompressed buffer holds at most one column and a frame, not
-// the block.
+// time after each column or run of rows, so the uncompressed buffer holds at most a frame and a
+// column (or run), not the block (see WriteDataStream).
 func (p *PacketWriter) WriteData(table string, b *Block) error {
+	if p.comp != nil {
+		return p.WriteDataStream(table, b, nil)
+	}
 	p.reclaim()
 	start := len(p.buf.Buf)
 	p.buf.UVarInt(uint64(ClientCodeData))
 	p.buf.String(table)
-	if p.comp == nil {
-		if err := WriteBlock(&p.buf, p.rev, true, b); err != nil {
-			p.buf.Buf = p.buf.Buf[:start]
-			return err
-		}
-		return nil
-	}
-	p.body.Reset()
-	var cerr error
-	err := writeBlock(&p.body, p.rev, true, b, func(data []byte) {
-		if cerr == nil {
-			cerr = p.compressBody(data)
-		}
-	}, func() {
-		if cerr == nil {
-			cerr = p.compressBody(nil)
-		}
-	})
-	if err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = p.appendCompressed(start)
-	}
-	if err != nil {
+	if err := WriteBlock(&p.buf, p.rev, true, b); err != nil {
 		p.buf.Buf = p.buf.Buf[:start]
 		return err
 	}
@@ -189,26 +168,68 @@ func (p *PacketWriter) compressBody(data []byte) error {
 	return nil
 }
 
-// WriteDataBorrowed is WriteData that, without compression, does not copy the data of large
-// fixed-width columns (columns.WireByteser of at least MinBorrow bytes): Flush sends it from the
-// columns' memory, which must not change until then. With a Compressor it is WriteData.
-func (p *PacketWriter) WriteDataBorrowed(table string, b *Block) error {
-	if p.comp != nil {
-		return p.WriteData(table, b)
-	}
+// StreamChunk is about the most bytes WriteDataStream lets pend before it calls its spill func:
+// with a run of rows (writeRun) on top, an uncompressed block's pieces fit in the buffer a
+// connection keeps (keepWriteBuffer).
+const StreamChunk = 256 << 10
+
+// WriteDataStream appends a Data packet as WriteData does, for a block that need never be held
+// encoded whole:
+//   - without compression, the data of large fixed-width columns (columns.WireByteser of at least
+//     MinBorrow bytes) is not copied: Flush sends it from the columns' memory, which must not
+//     change until then;
+//   - when spill is not nil, it is called whenever the pending bytes (PendingLen) reach
+//     StreamChunk after a column, a run of a column's rows (columns.RowRangeWriter) or a frame,
+//     and must take them (Flush them to the connection). The buffers so hold about StreamChunk
+//     bytes, a run and a frame, whatever the block's size.
+//
+// On an error before spill was first called nothing is appended; after, the packet is partly
+// out and the connection cannot go on.
+func (p *PacketWriter) WriteDataStream(table string, b *Block, spill func()) error {
 	p.reclaim()
 	start, nb := len(p.buf.Buf), len(p.borrowed)
 	p.buf.UVarInt(uint64(ClientCodeData))
 	p.buf.String(table)
-	if err := writeBlock(&p.buf, p.rev, true, b, func(data []byte) {
-		p.borrowed = append(p.borrowed, borrowedSeg{at: len(p.buf.Buf), data: data})
-	}, nil); err != nil {
+	spilled := false
+	check := func() {
+		if spill != nil && p.PendingLen() >= StreamChunk {
+			spilled = true
+			spill()
+		}
+	}
+	var err error
+	if p.comp == nil {
+		err = writeBlock(&p.buf, p.rev, true, b, func(data []byte) {
+			p.borrowed = append(p.borrowed, borrowedSeg{at: len(p.buf.Buf), data: data})
+			check()
+		}, check)
+	} else {
+		p.body.Reset()
+		var cerr error
+		compress := func(data []byte) {
+			for cerr == nil {
+				n := min(len(data), FrameChunk)
+				cerr = p.compressBody(data[:n])
+				check()
+				if data = data[n:]; len(data) == 0 {
+					return
+				}
+			}
+		}
+		err = writeBlock(&p.body, p.rev, true, b, compress, func() { compress(nil) })
+		if err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = p.appendCompressed(len(p.buf.Buf))
+		}
+	}
+	if err != nil && !spilled {
 		p.buf.Buf = p.buf.Buf[:start]
 		clear(p.borrowed[nb:])
 		p.borrowed = p.borrowed[:nb]
-		return err
 	}
-	return nil
+	return err
 }
 
 func (p *PacketWriter) appendCompressed(start int) error {

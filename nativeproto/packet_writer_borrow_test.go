@@ -35,7 +35,7 @@ func borrowBlock(rows int) *Block {
 	return b
 }
 
-func TestWriteDataBorrowedSameBytes(t *testing.T) {
+func TestWriteDataStreamSameBytes(t *testing.T) {
 	for _, rows := range []int{0, 1, 100, 3000, 70000} {
 		for _, m := range []Method{MethodNone, MethodLZ4, MethodZSTD} {
 			for _, rev := range []Revision{ClientRevision, RevCustomSerialization - 1} {
@@ -62,7 +62,7 @@ func TestWriteDataBorrowedSameBytes(t *testing.T) {
 					}
 					var got bytes.Buffer
 					pw.WritePing()
-					if err := pw.WriteDataBorrowed("", b); err != nil {
+					if err := pw.WriteDataStream("", b, nil); err != nil {
 						t.Fatal(err)
 					}
 					pw.WritePing()
@@ -102,8 +102,8 @@ func TestWriteDataBorrowedSameBytes(t *testing.T) {
 	}
 }
 
-// TestWriteDataBorrowedTCP sends through a TCP socket (writev) and a plain writer.
-func TestWriteDataBorrowedTCP(t *testing.T) {
+// TestWriteDataStreamTCP sends through a TCP socket (writev) and a plain writer.
+func TestWriteDataStreamTCP(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestWriteDataBorrowedTCP(t *testing.T) {
 		if err := pw.Flush(&want); err != nil {
 			t.Fatal(err)
 		}
-		if err := pw.WriteDataBorrowed("", b); err != nil {
+		if err := pw.WriteDataStream("", b, nil); err != nil {
 			t.Fatal(err)
 		}
 		if err := pw.Flush(c); err != nil {
@@ -146,12 +146,12 @@ func TestWriteDataBorrowedTCP(t *testing.T) {
 }
 
 // A block whose columns disagree on rows fails and leaves nothing pending.
-func TestWriteDataBorrowedError(t *testing.T) {
+func TestWriteDataStreamError(t *testing.T) {
 	b := borrowBlock(5000)
 	b.Column(0).(*columns.UInt64).Append(1)
 	pw := NewPacketWriter()
 	pw.WritePing()
-	if err := pw.WriteDataBorrowed("", b); err == nil {
+	if err := pw.WriteDataStream("", b, nil); err == nil {
 		t.Fatal("no error for a ragged block")
 	}
 	if pw.Len() != 1 || len(pw.borrowed) != 0 {

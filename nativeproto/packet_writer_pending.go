@@ -1,7 +1,7 @@
 package nativeproto
 
 // PendingLen returns the number of bytes Flush would write now: the buffer and the column data
-// borrowed by WriteDataBorrowed.
+// borrowed by WriteDataStream.
 func (p *PacketWriter) PendingLen() int {
 	n := len(p.buf.Buf)
 	for _, s := range p.borrowed {

@@ -20,7 +20,7 @@ func TestAppendPending(t *testing.T) {
 					}
 					pw.SetCompressor(comp)
 				}
-				if err := pw.WriteDataBorrowed("", borrowBlock(rows)); err != nil {
+				if err := pw.WriteDataStream("", borrowBlock(rows), nil); err != nil {
 					t.Fatal(err)
 				}
 				pw.WritePing()
@@ -52,7 +52,7 @@ func TestAppendPending(t *testing.T) {
 // the caller's memory, and once.
 func TestWriteRawBorrowed(t *testing.T) {
 	pw := NewPacketWriter()
-	if err := pw.WriteDataBorrowed("", borrowBlock(3000)); err != nil {
+	if err := pw.WriteDataStream("", borrowBlock(3000), nil); err != nil {
 		t.Fatal(err)
 	}
 	first := pw.AppendPending(nil)

@@ -14,7 +14,7 @@ import (
 
 // keepWriteBuffer is the most each of a PacketWriter's two buffers keeps after Shrink: a query,
 // its settings and small blocks fit; larger blocks take a spare buffer (reclaim) or grow one.
-const keepWriteBuffer = 128 << 10
+const keepWriteBuffer = 384 << 10
 
 // keepFrameBuffer is the most a FrameReader's frame and output buffers keep after Shrink (the
 // decompressing reader's own buffer, which every compressed result uses, is kept whole); larger

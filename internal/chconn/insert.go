@@ -304,11 +304,27 @@ func (ins *Insert) write(b *nativeproto.Block, reset bool) error {
 	if c == nil {
 		return &UnsupportedError{Msg: "an insert with no connection cannot send"}
 	}
-	if err := c.pw.WriteDataBorrowed("", b); err != nil {
-		return ins.failSend(err)
+	// The packet leaves in pieces of about nativeproto.StreamChunk bytes as it is encoded, each
+	// kept for a resend (retry.keep) before the socket write empties the buffer. After a failed
+	// write the rest is still encoded and kept, not sent, so that a Resume has the whole packet.
+	var err error
+	spilled := false
+	spill := func() {
+		spilled = true
+		ins.retry.keep(c.pw)
+		if err == nil {
+			err = c.flush()
+		} else {
+			c.pw.Reset()
+		}
 	}
-	ins.retry.keep(c.pw) // the packet's bytes, before the socket write empties the buffer
-	err := c.flush()
+	if eerr := c.pw.WriteDataStream("", b, spill); eerr != nil {
+		if !spilled {
+			return ins.failSend(eerr)
+		}
+		return ins.brokenSend(eerr)
+	}
+	spill()
 	rows := b.Rows()
 	ins.sent += rows
 	for i := 0; reset && i < b.NumColumns(); i++ {
@@ -374,6 +390,19 @@ func (ins *Insert) finish(ctx context.Context) error {
 func (ins *Insert) failSend(err error) error {
 	buffered := ins.block.Rows()
 	ins.Abort()
+	return &InsertAbortedError{Buffered: buffered, Sent: ins.sent, Err: err}
+}
+
+// brokenSend ends the insert after encoding failed on a block partly sent: the connection is
+// out of step (closed, not drained) and the packet's copies are incomplete (dropped, no Resume).
+func (ins *Insert) brokenSend(err error) error {
+	buffered := ins.block.Rows()
+	ins.done = true
+	c := ins.c
+	c.insert = nil
+	c.busy = false
+	c.markBad()
+	ins.retry.release(c)
 	return &InsertAbortedError{Buffered: buffered, Sent: ins.sent, Err: err}
 }
 

@@ -64,7 +64,7 @@ const keptRetain = 4 << 20
 // insertRetry is what an Insert keeps for a Resume: the copies of its sent packets and why it
 // ended unconfirmed.
 type insertRetry struct {
-	pkts    [][]byte // the kept packets, in the order they were sent, each in its own buffer
+	pkts    [][]byte // the kept packets (or their pieces), in the order sent, each in its own buffer
 	size    int      // their bytes
 	spare   [][]byte // empty buffers for the next packets, from the connection's last insert
 	limit   int      // the most bytes pkts may hold (dsn.Config.InsertRetryBuffer)
@@ -106,14 +106,15 @@ func insertToken(c *Conn, opts *Options) string {
 	return c.cfg.Settings[dedupTokenSetting]
 }
 
-// keep copies the packet pending in pw (the buffer holds it alone) into a buffer of its own (a
-// spare one when one is large enough), or drops every copy when it does not fit within the
-// limit. Each packet is copied once and never again: no buffer grows.
+// keep copies the bytes pending in pw (a Data packet or, for a block sent in pieces, the next
+// piece of one; the buffer holds nothing else) into a buffer of its own (a spare one when one is
+// large enough), or drops every copy when they do not fit within the limit. Each piece is copied
+// once and never again: no buffer grows.
 func (r *insertRetry) keep(pw *nativeproto.PacketWriter) {
-	if r.dropped {
+	n := pw.PendingLen()
+	if r.dropped || n == 0 {
 		return
 	}
-	n := pw.PendingLen()
 	if r.size+n > r.limit {
 		r.pkts, r.spare, r.size, r.dropped = nil, nil, 0, true
 		return

@@ -42,7 +42,7 @@ func pendingPacket(t *testing.T, rows int) *nativeproto.PacketWriter {
 	}
 	b.Add("id", col)
 	pw := nativeproto.NewPacketWriter()
-	if err := pw.WriteDataBorrowed("", b); err != nil {
+	if err := pw.WriteDataStream("", b, nil); err != nil {
 		t.Fatal(err)
 	}
 	return pw
