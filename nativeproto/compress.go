@@ -47,9 +47,17 @@ const (
 	// Servers cut frames at 1 MiB of uncompressed data.
 	MaxFrameUncompressed = 64 << 20
 
-	// FrameChunk is how much uncompressed data AppendCompressed and
-	// Compressor.Append put into one frame (DBMS_DEFAULT_BUFFER_SIZE).
+	// FrameChunk is how much uncompressed data AppendCompressed and Compressor.Append put into
+	// one frame, as servers cut theirs (DBMS_DEFAULT_BUFFER_SIZE), and the most a frame read
+	// ahead holds.
 	FrameChunk = 1 << 20
+
+	// WriteFrame is how much uncompressed data the packet writer puts into one LZ4 frame of a
+	// Data block: a quarter of the servers' size (ClickHouse takes frames from 64 KiB; LZ4 looks
+	// back 64 KiB only, so smaller frames cost it nothing), so that the writer's buffers, a frame
+	// and its compressed form, stay within keepWriteBuffer. ZSTD frames, which cost per frame,
+	// stay at FrameChunk.
+	WriteFrame = 256 << 10
 
 	// maxLZ4Ratio bounds uncompressed/payload for LZ4: one byte of an LZ4
 	// block never expands to more than 255 bytes.

@@ -115,7 +115,7 @@ func (p *PacketWriter) WriteQuery(q *Query) error { return q.Encode(&p.buf, p.re
 // WriteData appends a Data packet: code, table name, and the block, compressed when a Compressor
 // is set. On error nothing is appended.
 //
-// Compressed, the block goes out as frames of FrameChunk bytes of its Native form, cut where the
+// Compressed, the block goes out as frames of WriteFrame bytes (ZSTD: FrameChunk) of its Native form, cut where the
 // bytes fall (the frames do not follow columns). Large fixed-width columns are compressed from
 // the columns' own memory, and the other columns' bytes leave the body buffer a whole frame at a
 // time after each column or run of rows, so the uncompressed buffer holds at most a frame and a
@@ -135,33 +135,34 @@ func (p *PacketWriter) WriteData(table string, b *Block) error {
 	return nil
 }
 
-// compressBody appends the body's bytes and then data as frames of FrameChunk bytes, as far as
-// whole frames go, and leaves the rest (under FrameChunk bytes) in the body. data is compressed
-// where it lies, but for the bytes that fill the body's last frame and those left over.
+// compressBody appends the body's bytes and then data as frames of the compressor's writeFrame
+// bytes, as far as whole frames go, and leaves the rest (under a frame) in the body. data is
+// compressed where it lies, but for the bytes that fill the body's last frame and those left over.
 func (p *PacketWriter) compressBody(data []byte) error {
+	size := p.comp.writeFrame()
 	body := p.body.Buf
-	whole := len(body) - len(body)%FrameChunk
+	whole := len(body) - len(body)%size
 	var err error
 	if whole > 0 {
-		if p.buf.Buf, err = p.comp.Append(p.buf.Buf, body[:whole]); err != nil {
+		if p.buf.Buf, err = p.comp.appendFrames(p.buf.Buf, body[:whole], size); err != nil {
 			return err
 		}
 		body = body[:copy(body, body[whole:])]
 	}
-	if len(body)+len(data) < FrameChunk {
+	if len(body)+len(data) < size {
 		p.body.Buf = append(body, data...)
 		return nil
 	}
 	if len(body) > 0 {
-		fill := FrameChunk - len(body)
+		fill := size - len(body)
 		body = append(body, data[:fill]...)
 		data = data[fill:]
-		if p.buf.Buf, err = p.comp.Append(p.buf.Buf, body); err != nil {
+		if p.buf.Buf, err = p.comp.appendFrames(p.buf.Buf, body, size); err != nil {
 			return err
 		}
 	}
-	whole = len(data) - len(data)%FrameChunk
-	if p.buf.Buf, err = p.comp.Append(p.buf.Buf, data[:whole]); err != nil {
+	whole = len(data) - len(data)%size
+	if p.buf.Buf, err = p.comp.appendFrames(p.buf.Buf, data[:whole], size); err != nil {
 		return err
 	}
 	p.body.Buf = append(body[:0], data[whole:]...)
@@ -173,15 +174,20 @@ func (p *PacketWriter) compressBody(data []byte) error {
 // connection keeps (keepWriteBuffer).
 const StreamChunk = 256 << 10
 
+// compressedSpill is StreamChunk for a compressed block: past the packet's first bytes, so each
+// frame goes out as it is made.
+const compressedSpill = 1 << 10
+
 // WriteDataStream appends a Data packet as WriteData does, for a block that need never be held
 // encoded whole:
 //   - without compression, the data of large fixed-width columns (columns.WireByteser of at least
 //     MinBorrow bytes) is not copied: Flush sends it from the columns' memory, which must not
 //     change until then;
 //   - when spill is not nil, it is called whenever the pending bytes (PendingLen) reach
-//     StreamChunk after a column, a run of a column's rows (columns.RowRangeWriter) or a frame,
-//     and must take them (Flush them to the connection). The buffers so hold about StreamChunk
-//     bytes, a run and a frame, whatever the block's size.
+//     StreamChunk after a column or a run of a column's rows (columns.RowRangeWriter), or, with
+//     compression, after each frame, and must take them (Flush them to the connection). The
+//     buffers so hold about StreamChunk bytes and a run, or a frame and a run, whatever the
+//     block's size.
 //
 // On an error before spill was first called nothing is appended; after, the packet is partly
 // out and the connection cannot go on.
@@ -190,9 +196,15 @@ func (p *PacketWriter) WriteDataStream(table string, b *Block, spill func()) err
 	start, nb := len(p.buf.Buf), len(p.borrowed)
 	p.buf.UVarInt(uint64(ClientCodeData))
 	p.buf.String(table)
+	// Compressed, a frame goes out as soon as it is made: the buffer holds one, not StreamChunk
+	// bytes and a frame.
+	chunk := StreamChunk
+	if p.comp != nil {
+		chunk = compressedSpill
+	}
 	spilled := false
 	check := func() {
-		if spill != nil && p.PendingLen() >= StreamChunk {
+		if spill != nil && p.PendingLen() >= chunk {
 			spilled = true
 			spill()
 		}
@@ -204,11 +216,20 @@ func (p *PacketWriter) WriteDataStream(table string, b *Block, spill func()) err
 			check()
 		}, check)
 	} else {
+		// The body holds a frame and a run of rows (and buf, with ZSTD, a frame compressed):
+		// sized once for a block of a frame or more, they are not outgrown (Shrink keeps them).
+		size := p.comp.writeFrame()
+		if keep := p.keepLimit(1); cap(p.body.Buf) < keep && b.DataBytes(int64(size)) >= int64(size) {
+			p.body.Buf = make([]byte, 0, keep)
+			if keep := p.keepLimit(0); cap(p.buf.Buf) < keep { // a ZSTD frame compressed
+				p.buf.Buf = append(make([]byte, 0, keep), p.buf.Buf...)
+			}
+		}
 		p.body.Reset()
 		var cerr error
 		compress := func(data []byte) {
 			for cerr == nil {
-				n := min(len(data), FrameChunk)
+				n := min(len(data), size)
 				cerr = p.compressBody(data[:n])
 				check()
 				if data = data[n:]; len(data) == 0 {
@@ -233,7 +254,7 @@ func (p *PacketWriter) WriteDataStream(table string, b *Block, spill func()) err
 }
 
 func (p *PacketWriter) appendCompressed(start int) error {
-	out, err := p.comp.Append(p.buf.Buf, p.body.Buf)
+	out, err := p.comp.appendFrames(p.buf.Buf, p.body.Buf, p.comp.writeFrame())
 	if err != nil {
 		p.buf.Buf = out[:start]
 		return err

@@ -12,9 +12,10 @@ import (
 // ended, gives back what is above the sizes every query uses, and keeps those, so ordinary
 // queries allocate no buffer.
 
-// keepWriteBuffer is the most each of a PacketWriter's two buffers keeps after Shrink: a query,
-// its settings and small blocks fit; larger blocks take a spare buffer (reclaim) or grow one.
-const keepWriteBuffer = 384 << 10
+// keepWriteBuffer is the most a PacketWriter's buffer keeps after Shrink (keepLimit): a query, its
+// settings, small blocks and the pieces of a streamed one (WriteDataStream: StreamChunk bytes and
+// a run, or an LZ4 frame compressed) fit; larger blocks take a spare buffer (reclaim) or grow one.
+const keepWriteBuffer = 512 << 10
 
 // keepFrameBuffer is the most a FrameReader's frame and output buffers keep after Shrink (the
 // decompressing reader's own buffer, which every compressed result uses, is kept whole); larger
@@ -93,14 +94,14 @@ func frameScratch(n int, box **[]byte) []byte {
 // gave up, for the next big block of any connection (reclaim); the garbage collector empties it.
 var spareWriteBuffers sync.Pool // of *[]byte, empty
 
-// Shrink gives up the writer's buffers grown above keepWriteBuffer (to spareWriteBuffers), when
-// nothing is pending.
+// Shrink gives up the writer's buffers grown above what they keep (keepLimit; to
+// spareWriteBuffers), when nothing is pending.
 func (p *PacketWriter) Shrink() {
 	if len(p.buf.Buf) > 0 || len(p.borrowed) > 0 {
 		return
 	}
 	for i, b := range [...]*[]byte{&p.buf.Buf, &p.body.Buf} {
-		if cap(*b) > keepWriteBuffer {
+		if cap(*b) > p.keepLimit(i) {
 			wire.PutSpare(&spareWriteBuffers, &p.box[i], (*b)[:0])
 			*b, p.small[i] = p.small[i], nil
 		}
@@ -118,12 +119,26 @@ func (p *PacketWriter) Shrink() {
 // replaces is kept in small, and the pool's box in box, so that the round trip allocates nothing.
 func (p *PacketWriter) reclaim() {
 	for i, b := range [...]*[]byte{&p.buf.Buf, &p.body.Buf} {
-		if cap(*b) <= keepWriteBuffer {
+		if cap(*b) <= p.keepLimit(i) {
 			if spare := wire.GetSpare(&spareWriteBuffers, &p.box[i]); spare != nil {
 				old := *b
 				*b = append(spare[:0], old...)
 				p.small[i] = old[:0]
 			}
 		}
+	}
+}
+
+// keepLimit is what Shrink lets the writer's buffer i (0 the packets, 1 a block's uncompressed
+// body) keep: keepWriteBuffer; the body, a frame and two runs of rows (about 384 KiB with LZ4);
+// with ZSTD, whose frames are FrameChunk, both a frame and two runs (about 1.1 MiB each).
+func (p *PacketWriter) keepLimit(i int) int {
+	switch {
+	case p.comp != nil && p.comp.method == MethodZSTD:
+		return FrameChunk + 2*writeRun
+	case i == 0:
+		return keepWriteBuffer
+	default:
+		return WriteFrame + 2*writeRun
 	}
 }
