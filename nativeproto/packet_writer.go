@@ -115,11 +115,11 @@ func (p *PacketWriter) WriteQuery(q *Query) error { return q.Encode(&p.buf, p.re
 // WriteData appends a Data packet: code, table name, and the block, compressed when a Compressor
 // is set. On error nothing is appended.
 //
-// Compressed, the block goes out as frames of WriteFrame bytes (ZSTD: FrameChunk) of its Native form, cut where the
-// bytes fall (the frames do not follow columns). Large fixed-width columns are compressed from
-// the columns' own memory, and the other columns' bytes leave the body buffer a whole frame at a
-// time after each column or run of rows, so the uncompressed buffer holds at most a frame and a
-// column (or run), not the block (see WriteDataStream).
+// Compressed, the block goes out as frames of WriteFrame bytes (ZSTD: FrameChunk) of its Native
+// form, cut where the bytes fall (the frames do not follow columns). Large fixed-width columns
+// are compressed from the columns' own memory, and the other columns' bytes leave the body buffer
+// a whole frame at a time after each column or run of rows, so the uncompressed buffer holds at
+// most a frame and a column (or run), not the block (see WriteDataStream).
 func (p *PacketWriter) WriteData(table string, b *Block) error {
 	if p.comp != nil {
 		return p.WriteDataStream(table, b, nil)
@@ -221,7 +221,7 @@ func (p *PacketWriter) WriteDataStream(table string, b *Block, spill func()) err
 		size := p.comp.writeFrame()
 		if keep := p.keepLimit(1); cap(p.body.Buf) < keep && b.DataBytes(int64(size)) >= int64(size) {
 			p.body.Buf = make([]byte, 0, keep)
-			if keep := p.keepLimit(0); cap(p.buf.Buf) < keep { // a ZSTD frame compressed
+			if keep := p.keepLimit(0); cap(p.buf.Buf) < keep { // a frame compressed
 				p.buf.Buf = append(make([]byte, 0, keep), p.buf.Buf...)
 			}
 		}

@@ -331,10 +331,7 @@ func (ins *Insert) write(b *nativeproto.Block, reset bool) error {
 		b.Column(i).Reset()
 	}
 	if err != nil {
-		ins.done = true
-		c.insert = nil
-		c.busy = false
-		c.markBad()
+		ins.endOnBadConn()
 		return ins.lose(&ProtocolError{Op: "insert", Err: &TransportError{Err: err}}) // a socket write
 	}
 	c.traceSent(rows)
@@ -396,14 +393,19 @@ func (ins *Insert) failSend(err error) error {
 // brokenSend ends the insert after encoding failed on a block partly sent: the connection is
 // out of step (closed, not drained) and the packet's copies are incomplete (dropped, no Resume).
 func (ins *Insert) brokenSend(err error) error {
-	buffered := ins.block.Rows()
+	ins.endOnBadConn()
+	ins.retry.release(ins.c)
+	return &InsertAbortedError{Buffered: ins.block.Rows(), Sent: ins.sent, Err: err}
+}
+
+// endOnBadConn ends the insert on a connection a failed write left out of step: it is marked
+// bad (closed, not drained) and free of the insert.
+func (ins *Insert) endOnBadConn() {
 	ins.done = true
 	c := ins.c
 	c.insert = nil
 	c.busy = false
 	c.markBad()
-	ins.retry.release(c)
-	return &InsertAbortedError{Buffered: buffered, Sent: ins.sent, Err: err}
 }
 
 // openError is the error of a statement started while this Batch is open.

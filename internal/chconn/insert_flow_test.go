@@ -223,12 +223,7 @@ func TestInsertFlushFinishRealServer(t *testing.T) {
 	c := dialTest(t)
 	ctx := context.Background()
 	const table = "j37_chconn_insert_flow"
-	for _, q := range []string{"DROP TABLE IF EXISTS " + table, "CREATE TABLE " + table + " (n UInt64, s String) ENGINE = Memory"} {
-		if err := c.Exec(ctx, q, q, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Cleanup(func() { _ = c.Exec(ctx, "DROP TABLE "+table, "DROP TABLE "+table, nil) })
+	nsTable(t, c, table)
 	ins, err := c.OpenInsert(ctx, "INSERT INTO "+table+" (n, s) VALUES", &Options{BlockSize: 1000}, true)
 	if err != nil {
 		t.Fatal(err)
@@ -244,10 +239,32 @@ func TestInsertFlushFinishRealServer(t *testing.T) {
 	if err := ins.finish(ctx); err != nil {
 		t.Fatal(err)
 	}
+	row := readBackRow(t, c, "SELECT count(), sum(n) FROM "+table)
+	if n, sum := row[0], row[1]; n != uint64(2500) || sum != uint64(2500*2499/2) {
+		t.Fatalf("read back %v rows, sum %v", n, sum)
+	}
+}
+
+// nsTable creates table (n UInt64, s String) on the test server for the test, dropped after it.
+func nsTable(t *testing.T, c *Conn, table string) {
+	t.Helper()
+	ctx := context.Background()
+	for _, q := range []string{"DROP TABLE IF EXISTS " + table, "CREATE TABLE " + table + " (n UInt64, s String) ENGINE = Memory"} {
+		if err := c.Exec(ctx, q, q, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { _ = c.Exec(ctx, "DROP TABLE "+table, "DROP TABLE "+table, nil) })
+}
+
+// readBackRow runs query on c (after an insert ended on it) and returns its first row's values,
+// reading the result to its end.
+func readBackRow(t *testing.T, c *Conn, query string) []any {
+	t.Helper()
 	if _, err := c.Begin(false); err != nil {
 		t.Fatal(err)
 	}
-	r, err := c.Query(ctx, "SELECT count(), sum(n) FROM "+table, nil)
+	r, err := c.Query(context.Background(), query, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,10 +272,12 @@ func TestInsertFlushFinishRealServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, sum := b.Column(0).Value(0), b.Column(1).Value(0); n != uint64(2500) || sum != uint64(2500*2499/2) {
-		t.Fatalf("read back %v rows, sum %v", n, sum)
+	row := make([]any, b.NumColumns())
+	for i := range row {
+		row[i] = b.Column(i).Value(0)
 	}
 	if err := readToEnd(r); err != nil {
 		t.Fatal(err)
 	}
+	return row
 }

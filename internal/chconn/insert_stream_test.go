@@ -10,7 +10,6 @@ import (
 
 	"github.com/chnative/chnative/dsn"
 	"github.com/chnative/chnative/internal/faketest"
-	"github.com/chnative/chnative/internal/testenv"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -89,26 +88,14 @@ func TestInsertStreamedBlockRealServer(t *testing.T) {
 	const rows = 200_000
 	for _, compress := range []string{"none", "lz4"} {
 		t.Run("compress="+compress, func(t *testing.T) {
-			cfg, err := dsn.Parse(testenv.DSN(t))
+			method, err := dsn.ParseCompression(compress)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if cfg.Compress, err = dsn.ParseCompression(compress); err != nil {
-				t.Fatal(err)
-			}
-			c, err := Dial(context.Background(), cfg, cfg.Addrs[0], Dialer{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = c.Close() })
+			c := dialTest(t, func(cfg *dsn.Config) { cfg.Compress = method })
 			ctx := context.Background()
 			table := "j38_chconn_stream_" + compress
-			for _, q := range []string{"DROP TABLE IF EXISTS " + table, "CREATE TABLE " + table + " (n UInt64, s String) ENGINE = Memory"} {
-				if err := c.Exec(ctx, q, q, nil); err != nil {
-					t.Fatal(err)
-				}
-			}
-			t.Cleanup(func() { _ = c.Exec(ctx, "DROP TABLE "+table, "DROP TABLE "+table, nil) })
+			nsTable(t, c, table)
 			ins, err := c.OpenInsert(ctx, "INSERT INTO "+table+" (n, s) VALUES", &Options{BlockSize: 2 * rows}, true)
 			if err != nil {
 				t.Fatal(err)
@@ -128,24 +115,11 @@ func TestInsertStreamedBlockRealServer(t *testing.T) {
 			if wantLen < 50*nativeproto.StreamChunk {
 				t.Fatalf("a block of %d bytes does not test streaming", wantLen)
 			}
-			if _, err := c.Begin(false); err != nil {
-				t.Fatal(err)
-			}
-			r, err := c.Query(ctx, "SELECT count(), sum(n), sum(length(s)), sum(cityHash64(s) * (n + 1)) FROM "+table, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _, err := r.Next()
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := [4]any{b.Column(0).Value(0), b.Column(1).Value(0), b.Column(2).Value(0), b.Column(3).Value(0)}
+			row := readBackRow(t, c, "SELECT count(), sum(n), sum(length(s)), sum(cityHash64(s) * (n + 1)) FROM "+table)
+			got := [4]any{row[0], row[1], row[2], row[3]}
 			want := [4]any{uint64(rows), uint64(rows * (rows - 1) / 2), uint64(wantLen), wantHash}
 			if got != want {
 				t.Fatalf("read back count, sum(n), sum(length(s)), sum of the rows' string hashes %v, want %v", got, want)
-			}
-			if err := r.Close(); err != nil {
-				t.Fatal(err)
 			}
 		})
 	}

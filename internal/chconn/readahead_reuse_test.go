@@ -16,11 +16,14 @@ import (
 // read-ahead (its columns keep their capacity), and never aliases the connection's other reused
 // blocks, through inserts, early closes and totals in between.
 // dialTest opens a connection to the test server (internal/testenv's DSN).
-func dialTest(t *testing.T) *Conn {
+func dialTest(t *testing.T, set ...func(*dsn.Config)) *Conn {
 	t.Helper()
 	cfg, err := dsn.Parse(testenv.DSN(t))
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, f := range set {
+		f(cfg)
 	}
 	c, err := Dial(context.Background(), cfg, cfg.Addrs[0], Dialer{})
 	if err != nil {
