@@ -132,7 +132,7 @@ type Config struct {
 
 	// BlockKeepBytes (key block_keep_bytes) bounds the memory a connection keeps between
 	// queries: a block (read, read-ahead or insert) whose retained memory is above it is not kept
-	// for reuse once its query ends (it goes to a process-wide pool the GC empties), and buffers
+	// once its query ends (it goes to a process-wide spare cache of bounded size), and buffers
 	// grown by a big result shrink back. An idle connection so keeps about 3 x BlockKeepBytes
 	// plus its usual buffers (the README's Memory section). 0 keeps no block in the connection.
 	BlockKeepBytes int

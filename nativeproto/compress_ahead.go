@@ -44,13 +44,12 @@ const aheadDepth = 3
 
 // aheadFrame is a frame a FrameReader decompresses ahead.
 type aheadFrame struct {
-	pos   int64   // source offset of the frame's first byte
-	total int     // the frame's bytes: checksum, header, payload
-	usize int     // its uncompressed size
-	out   []byte  // aheadBufferSize bytes: aheadPrefix of room, then the frame's output
-	box   *[]byte // out's box (wire.PutSpare), for Shrink
-	n     int     // bytes decompressed (set by the goroutine)
-	err   error   // set by the goroutine
+	pos   int64  // source offset of the frame's first byte
+	total int    // the frame's bytes: checksum, header, payload
+	usize int    // its uncompressed size
+	out   []byte // aheadBufferSize bytes: aheadPrefix of room, then the frame's output
+	n     int    // bytes decompressed (set by the goroutine)
+	err   error  // set by the goroutine
 	// done gets a token when the goroutine has finished the frame; made once (capacity 1)
 	// and used again for every frame the slot takes.
 	done    chan struct{}
@@ -246,7 +245,7 @@ func (r *FrameReader) speculate(usize int) {
 		}
 		a := r.ahead[(r.aheadHead+r.aheadN)%aheadDepth]
 		if len(a.out) != aheadBufferSize {
-			a.out = aheadBuffer(&a.box)
+			a.out = aheadBuffer()
 		}
 		a.pos, a.total, a.usize = base+int64(at), total, fsize
 		a.n, a.err = 0, nil

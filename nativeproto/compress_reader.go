@@ -69,9 +69,7 @@ type FrameReader struct {
 	data []byte         // unread decompressed bytes of the current frame
 	comp []byte         // whole current frame: checksum, header, payload
 	out  []byte         // decompression buffer (LZ4, ZSTD)
-	// boxes are the spare comp and out buffers' boxes (wire.PutSpare), for Shrink.
-	boxes [2]*[]byte
-	zd    *zstdFrames // the inline reads' and the decompress-ahead goroutine's (never at once)
+	zd   *zstdFrames    // the inline reads' and the decompress-ahead goroutine's (never at once)
 	// stealZD is the ZSTD decoder of frames the reader decompresses ahead itself (steal).
 	stealZD *zstdFrames
 	err     error
@@ -324,7 +322,7 @@ func (r *FrameReader) readRest(total int) ([]byte, error) {
 		_, err := io.ReadFull(r.src, b[frameOverhead:])
 		return b, err
 	}
-	if spare := frameScratch(total, &r.boxes[0]); spare != nil {
+	if spare := frameScratch(total); spare != nil {
 		r.comp = append(spare, r.comp[:frameOverhead]...) // no allocation: a spare large enough
 		b := r.comp[:total]
 		_, err := io.ReadFull(r.src, b[frameOverhead:])
@@ -354,7 +352,7 @@ func (r *FrameReader) readRest(total int) ([]byte, error) {
 // grow returns r.out resized to n bytes, reallocating only if needed.
 func (r *FrameReader) grow(n int) []byte {
 	if cap(r.out) < n {
-		if r.out = frameScratch(n, &r.boxes[1]); r.out == nil {
+		if r.out = frameScratch(n); r.out == nil {
 			r.out = make([]byte, n)
 		}
 	}

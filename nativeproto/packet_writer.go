@@ -22,10 +22,8 @@ type PacketWriter struct {
 	bufs     net.Buffers // scratch for Flush
 
 	// small holds, for buf and body, the buffer of at most keepWriteBuffer bytes that a spare
-	// one replaced (reclaim), for Shrink to go back to without allocating, and box the *[]byte
-	// spareWriteBuffers handed out with the spare, for Shrink's next Put.
+	// one replaced (reclaim), for Shrink to go back to without allocating.
 	small [2][]byte
-	box   [2]*[]byte
 }
 
 type borrowedSeg struct {

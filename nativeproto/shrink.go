@@ -1,8 +1,7 @@
 package nativeproto
 
 import (
-	"sync"
-
+	"github.com/chnative/chnative/internal/spare"
 	"github.com/chnative/chnative/internal/wire"
 )
 
@@ -40,14 +39,13 @@ func (p *PacketReader) Shrink(keepBlock int64) {
 }
 
 // spareFrameBuffers hold the output buffers of frames decompressed ahead (aheadBufferSize bytes)
-// that Shrink gave up, for the next big compressed result of any connection (aheadBuffer); the
-// garbage collector empties it.
-var spareFrameBuffers sync.Pool // of *[]byte
+// that Shrink gave up, for the next big compressed result of any connection (aheadBuffer), under
+// package spare's budget.
+var spareFrameBuffers = spare.New[[]byte]()
 
-// aheadBuffer returns an output buffer for a frame decompressed ahead: a spare one (its box
-// kept in *box), or a new one.
-func aheadBuffer(box **[]byte) []byte {
-	if b := wire.GetSpare(&spareFrameBuffers, box); len(b) == aheadBufferSize {
+// aheadBuffer returns an output buffer for a frame decompressed ahead: a spare one, or a new one.
+func aheadBuffer() []byte {
+	if b, _ := spareFrameBuffers.Get(); len(b) == aheadBufferSize {
 		return b
 	}
 	return make([]byte, aheadBufferSize)
@@ -63,36 +61,35 @@ func (r *FrameReader) Shrink() {
 	r.dropAhead()
 	for _, a := range r.ahead {
 		if len(a.out) == aheadBufferSize {
-			wire.PutSpare(&spareFrameBuffers, &a.box, a.out)
+			spareFrameBuffers.Put(a.out, aheadBufferSize)
 		}
 		a.out = nil
 	}
-	for i, b := range [...]*[]byte{&r.comp, &r.out} {
+	for _, b := range [...]*[]byte{&r.comp, &r.out} {
 		if cap(*b) > keepFrameBuffer {
-			wire.PutSpare(&spareFrameScratch, &r.boxes[i], (*b)[:0])
+			spareFrameScratch.Put((*b)[:0], int64(cap(*b)))
 			*b = nil
 		}
 	}
 }
 
 // spareFrameScratch hold the frame and output buffers of FrameReaders that Shrink gave up, for
-// the next compressed result of any connection (frameScratch); the garbage collector empties it.
-var spareFrameScratch sync.Pool // of *[]byte, empty
+// the next compressed result of any connection (frameScratch), under package spare's budget.
+var spareFrameScratch = spare.New[[]byte]() // empty buffers
 
-// frameScratch returns a spare buffer of at least n bytes' capacity and length 0 (its box kept
-// in *box), or nil.
-func frameScratch(n int, box **[]byte) []byte {
-	b := wire.GetSpare(&spareFrameScratch, box)
+// frameScratch returns a spare buffer of at least n bytes' capacity and length 0, or nil.
+func frameScratch(n int) []byte {
+	b, _ := spareFrameScratch.Get()
 	if b != nil && cap(b) < n {
-		wire.PutSpare(&spareFrameScratch, box, b)
+		spareFrameScratch.Put(b, int64(cap(b)))
 		return nil
 	}
 	return b
 }
 
 // spareWriteBuffers hold the packet writers' buffers grown above keepWriteBuffer that Shrink
-// gave up, for the next big block of any connection (reclaim); the garbage collector empties it.
-var spareWriteBuffers sync.Pool // of *[]byte, empty
+// gave up, for the next big block of any connection (reclaim), under package spare's budget.
+var spareWriteBuffers = spare.New[[]byte]() // empty buffers
 
 // Shrink gives up the writer's buffers grown above what they keep (keepLimit; to
 // spareWriteBuffers), when nothing is pending.
@@ -102,7 +99,7 @@ func (p *PacketWriter) Shrink() {
 	}
 	for i, b := range [...]*[]byte{&p.buf.Buf, &p.body.Buf} {
 		if cap(*b) > p.keepLimit(i) {
-			wire.PutSpare(&spareWriteBuffers, &p.box[i], (*b)[:0])
+			spareWriteBuffers.Put((*b)[:0], int64(cap(*b)))
 			*b, p.small[i] = p.small[i], nil
 		}
 	}
@@ -116,11 +113,11 @@ func (p *PacketWriter) Shrink() {
 
 // reclaim gives the writer a buffer Shrink gave up, from spareWriteBuffers, before a block is
 // written: a connection sending big blocks one insert after another reuses them. The buffer it
-// replaces is kept in small, and the pool's box in box, so that the round trip allocates nothing.
+// replaces is kept in small, so that the round trip allocates nothing.
 func (p *PacketWriter) reclaim() {
 	for i, b := range [...]*[]byte{&p.buf.Buf, &p.body.Buf} {
 		if cap(*b) <= p.keepLimit(i) {
-			if spare := wire.GetSpare(&spareWriteBuffers, &p.box[i]); spare != nil {
+			if spare, ok := spareWriteBuffers.Get(); ok {
 				old := *b
 				*b = append(spare[:0], old...)
 				p.small[i] = old[:0]

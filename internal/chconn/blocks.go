@@ -1,8 +1,7 @@
 package chconn
 
 import (
-	"sync"
-
+	"github.com/chnative/chnative/internal/spare"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -64,22 +63,22 @@ func (k *blockCache) take(r role) *nativeproto.Block {
 }
 
 // spareBlocks hold the blocks connections stopped keeping (trim: above block_keep_bytes), for
-// the next big statement of any connection to reuse: result blocks in one pool, insert blocks in
+// the next big statement of any connection to reuse: result blocks in one cache, insert blocks in
 // the other (an insert block is the caller's to append into, and is never handed to a result).
-// The garbage collector empties them (a sync.Pool keeps an object through one collection at
-// most), so memory a connection no longer keeps is reused while big statements come one after
-// another, and given back to the heap once they stop.
-var spareBlocks [2]sync.Pool
+// They share the process-wide budget and idle time of package spare, so memory a connection no
+// longer keeps is reused while big statements come one after another, and given back to the heap
+// once they stop.
+var spareBlocks = [2]*spare.Cache[*nativeproto.Block]{spare.New[*nativeproto.Block](), spare.New[*nativeproto.Block]()}
 
-func spareFor(r role) *sync.Pool {
+func spareFor(r role) *spare.Cache[*nativeproto.Block] {
 	if r == roleInsert {
-		return &spareBlocks[1]
+		return spareBlocks[1]
 	}
-	return &spareBlocks[0]
+	return spareBlocks[0]
 }
 
 func takeSpare(r role) *nativeproto.Block {
-	b, _ := spareFor(r).Get().(*nativeproto.Block)
+	b, _ := spareFor(r).Get()
 	return b
 }
 
@@ -105,16 +104,17 @@ func (k *blockCache) keepAhead(b *nativeproto.Block) bool { return k.keep(roleAh
 
 // trim stops keeping every block whose retained memory (nativeproto.Block.Retained) is above
 // limit bytes, so what a connection keeps between queries is bounded whatever its last query
-// read or inserted (numRoles x limit); such a block goes to spareBlocks. A block at most limit
+// read or inserted (numRoles x limit); such a block goes to spareBlocks (when it fits their budget). A block at most limit
 // bytes stays, so a connection running ordinary statements reuses its blocks and allocates
 // nothing for them. Call it only once the statement has ended: nothing may decode into or
 // append to a block trim lets go.
 func (k *blockCache) trim(limit int64) {
 	for r, b := range k.roles {
-		if b != nil && b.Retained(limit) > limit {
-			k.roles[r] = nil
-			spareFor(role(r)).Put(b)
+		if b == nil || b.Retained(limit) <= limit {
+			continue
 		}
+		k.roles[r] = nil
+		spareFor(role(r)).Put(b, b.Retained(spare.Budget)) // refused above the budget
 	}
 }
 

@@ -46,5 +46,5 @@
 // runs, one spare; blocks.go keeps the last query's blocks for the next one, each in one role,
 // so that columns start at the capacity they reached instead of growing from nothing, but only
 // blocks of at most block_keep_bytes: when a statement ends (trimKept) larger blocks and grown
-// buffers go to process-wide spare pools that the garbage collector empties.
+// buffers go to the process-wide spare caches of package spare (a stated budget and idle time).
 package chconn

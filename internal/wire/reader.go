@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sync"
+
+	"github.com/chnative/chnative/internal/spare"
 )
 
 // DefaultReaderSize is the buffer size of a Reader made by NewReader.
@@ -39,10 +40,8 @@ type Reader struct {
 	hinter ReadHinter
 	// budget, while on, bounds what one block may make the client allocate (SetBudget).
 	budget budget
-	// small is the buffer Grow replaced, for Shrink to go back to without allocating, and box
-	// the spare's box (PutSpare).
+	// small is the buffer Grow replaced, for Shrink to go back to without allocating.
 	small []byte
-	box   *[]byte
 }
 
 // budget is a Reader's per-block allocation budget: the bytes consumed since start plus the
@@ -146,7 +145,7 @@ func (r *Reader) Grow(n int) {
 		return
 	}
 	r.holdOn()
-	nb := GetSpare(&spareBuffers, &r.box)
+	nb, _ := spareBuffers.Get()
 	if len(nb) != n {
 		nb = make([]byte, n)
 	}
@@ -175,13 +174,13 @@ func (r *Reader) Shrink(size int) {
 	r.base += int64(r.r)
 	r.w = copy(nb, r.buf[r.r:r.w])
 	r.r = 0
-	PutSpare(&spareBuffers, &r.box, r.buf)
+	spareBuffers.Put(r.buf, int64(cap(r.buf)))
 	r.buf = nb
 }
 
 // spareBuffers hold the buffers Shrink gave up, for the next Grow of any Reader (a connection's
-// next big compressed result); the garbage collector empties it.
-var spareBuffers sync.Pool // of *[]byte
+// next big compressed result), under package spare's budget.
+var spareBuffers = spare.New[[]byte]()
 
 // SetHold sets a function the Reader calls before it moves, overwrites or drops bytes it has
 // buffered: before compacting its buffer for a fill, in Grow and in Reset. A goroutine that reads

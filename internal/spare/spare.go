@@ -1,0 +1,162 @@
+// Package spare keeps the big blocks and buffers that connections give up once a statement has
+// ended (each connection keeps only what its DSN's block_keep_bytes allows), so that the next big
+// statement of any connection reuses them instead of growing new ones.
+//
+// All caches share one budget: together they hold at most [Budget] bytes, the oldest entry going
+// first when a new one needs room, and an entry unused for [Idle] is dropped, so memory a process
+// no longer needs goes back to the heap within that time. Unlike a sync.Pool, a collection does
+// not empty them: a process that runs big statements one after another keeps reusing the same
+// memory whatever the garbage collector's pace.
+package spare
+
+import (
+	"sync"
+	"time"
+)
+
+const (
+	// Budget is the most memory, in bytes, all caches hold together.
+	Budget = 64 << 20
+	// Idle is how long an entry is kept unused before it is dropped.
+	Idle = 30 * time.Second
+)
+
+// Cache holds spare values of one kind, newest first out. Its methods are safe for concurrent use.
+type Cache[T any] struct {
+	entries []entry[T] // oldest first
+}
+
+type entry[T any] struct {
+	v    T
+	size int64
+	at   time.Time
+}
+
+// cache is what the shared budget needs of every Cache.
+type cache interface {
+	oldest() (time.Time, bool)
+	dropOldest() int64
+}
+
+var shared struct {
+	mu     sync.Mutex
+	held   int64
+	caches []cache
+	timer  *time.Timer
+	idle   time.Duration // Idle; tests shorten it
+}
+
+func init() { shared.idle = Idle }
+
+// New returns a Cache under the shared budget.
+func New[T any]() *Cache[T] {
+	c := &Cache[T]{}
+	shared.mu.Lock()
+	shared.caches = append(shared.caches, c)
+	shared.mu.Unlock()
+	return c
+}
+
+// Put offers v, which retains size bytes, and reports whether it is kept: a value bigger than
+// the whole budget is not; otherwise the oldest entries of any cache go until v fits.
+func (c *Cache[T]) Put(v T, size int64) bool {
+	if size > Budget || size < 0 {
+		return false
+	}
+	now := time.Now()
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	for shared.held+size > Budget {
+		from, _ := oldestLocked()
+		shared.held -= from.dropOldest() // held > 0 so some cache has an entry
+	}
+	c.entries = append(c.entries, entry[T]{v: v, size: size, at: now})
+	shared.held += size
+	if shared.timer == nil {
+		shared.timer = time.AfterFunc(shared.idle, expire)
+	}
+	return true
+}
+
+// Get takes the newest entry out, or reports false when the cache is empty.
+func (c *Cache[T]) Get() (T, bool) {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	var zero T
+	n := len(c.entries)
+	if n == 0 {
+		return zero, false
+	}
+	e := c.entries[n-1]
+	c.entries[n-1] = entry[T]{}
+	c.entries = c.entries[:n-1]
+	shared.held -= e.size
+	return e.v, true
+}
+
+func (c *Cache[T]) oldest() (time.Time, bool) {
+	if len(c.entries) == 0 {
+		return time.Time{}, false
+	}
+	return c.entries[0].at, true
+}
+
+func (c *Cache[T]) dropOldest() int64 {
+	size := c.entries[0].size
+	c.entries[0] = entry[T]{}
+	c.entries = c.entries[1:]
+	if len(c.entries) == 0 {
+		c.entries = nil
+	}
+	return size
+}
+
+// oldestLocked returns the cache holding the oldest entry of all, and that entry's time; nil
+// when every cache is empty.
+func oldestLocked() (cache, time.Time) {
+	var from cache
+	var at time.Time
+	for _, c := range shared.caches {
+		if t, ok := c.oldest(); ok && (from == nil || t.Before(at)) {
+			from, at = c, t
+		}
+	}
+	return from, at
+}
+
+// expire drops the entries unused for shared.idle and sets the timer for the next one to come due.
+func expire() {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.timer == nil {
+		return // stopped by a test's reset after it fired
+	}
+	if next, left := expireLocked(time.Now()); left {
+		shared.timer.Reset(next)
+	} else {
+		shared.timer = nil
+	}
+}
+
+// expireLocked drops the entries put before now-shared.idle and returns how long until the
+// oldest one left is due, and whether any is left.
+func expireLocked(now time.Time) (time.Duration, bool) {
+	cutoff := now.Add(-shared.idle)
+	for {
+		from, at := oldestLocked()
+		if from == nil {
+			return 0, false
+		}
+		if at.After(cutoff) {
+			return at.Sub(cutoff), true
+		}
+		shared.held -= from.dropOldest()
+	}
+}
+
+// Held returns the bytes all caches hold (for tests and the debug log).
+func Held() int64 {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	return shared.held
+}
