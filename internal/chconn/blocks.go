@@ -27,6 +27,10 @@ import (
 // it ends, when keepAheadReuse offers one of its two blocks back for the ahead role.
 type blockCache struct {
 	roles [numRoles]*nativeproto.Block
+	// insertFilled records that a block this insert sent held more than block_keep_bytes of
+	// values (insert.go notes it before emptying the block): trim's measure of a big insert, whose
+	// block is empty by then. A result's blocks still hold their last rows at trim.
+	insertFilled bool
 }
 
 // role is what a kept block is kept for.
@@ -104,18 +108,31 @@ func (k *blockCache) keepAhead(b *nativeproto.Block) bool { return k.keep(roleAh
 
 // trim stops keeping every block whose retained memory (nativeproto.Block.Retained) is above
 // limit bytes, so what a connection keeps between queries is bounded whatever its last query
-// read or inserted (numRoles x limit); such a block goes to spareBlocks (when it fits their budget). A block at most limit
-// bytes stays, so a connection running ordinary statements reuses its blocks and allocates
-// nothing for them. Call it only once the statement has ended: nothing may decode into or
-// append to a block trim lets go.
+// read or inserted (numRoles x limit); such a block goes to spareBlocks (when it fits their
+// budget). A block at most limit bytes stays, so a connection running ordinary statements reuses
+// its blocks and allocates nothing for them. Call it only once the statement has ended: nothing
+// may decode into or append to a block trim lets go.
+//
+// The role of a block the statement filled past limit is left empty, so that the next statement
+// takes a spare block again (big statements one after another reuse the same memory). A block
+// big only by the capacity a spare brought, holding a small statement's rows, is replaced by a
+// new one instead: otherwise every small statement would take the big block and give it back.
 func (k *blockCache) trim(limit int64) {
 	for r, b := range k.roles {
 		if b == nil || b.Retained(limit) <= limit {
 			continue
 		}
+		filled := k.insertFilled
+		if role(r) != roleInsert {
+			filled = b.DataBytes(limit) > limit
+		}
 		k.roles[r] = nil
+		if !filled {
+			k.roles[r] = nativeproto.NewBlock()
+		}
 		spareFor(role(r)).Put(b, b.Retained(spare.Budget)) // refused above the budget
 	}
+	k.insertFilled = false
 }
 
 // keptBytes returns the retained memory of the blocks kept (for tests and the debug log).

@@ -133,7 +133,7 @@ func TestInsertBlockAboveKeepBytesNotKept(t *testing.T) {
 				t.Fatal(err)
 			}
 			ins = nil
-			if b := c.blocks.get(roleInsert); b != nil && b.Retained(1<<62) > int64(c.cfg.BlockKeepBytes) {
+			if b := c.blocks.roles[roleInsert]; b != nil && b.Retained(1<<62) > int64(c.cfg.BlockKeepBytes) {
 				t.Errorf("the insert block of %d bytes is still kept", b.Retained(1<<62))
 			}
 			if n, max := heapInUse()-before, idleBound(c); n > max {

@@ -57,8 +57,13 @@ func (c *Conn) OpenInsert(ctx context.Context, query string, opts *Options, batc
 		return nil, err
 	}
 	// The columns of the previous insert on this connection are reused when the table header
-	// has the same types: appends then start with the capacity they reached.
-	header, err := c.insertHeader(ctx, stop, c.blocks.get(roleInsert), query)
+	// has the same types: appends then start with the capacity they reached. A new block
+	// otherwise, of the insert role from the start (recv would decode into the read role's).
+	reuse := c.blocks.get(roleInsert)
+	if reuse == nil {
+		reuse = nativeproto.NewBlock()
+	}
+	header, err := c.insertHeader(ctx, stop, reuse, query)
 	if err != nil {
 		return nil, err
 	}
@@ -327,6 +332,9 @@ func (ins *Insert) write(b *nativeproto.Block, reset bool) error {
 	spill()
 	rows := b.Rows()
 	ins.sent += rows
+	if keep := int64(c.cfg.BlockKeepBytes); reset && !c.blocks.insertFilled {
+		c.blocks.insertFilled = b.DataBytes(keep) > keep // for trim, before the block is emptied
+	}
 	for i := 0; reset && i < b.NumColumns(); i++ {
 		b.Column(i).Reset()
 	}

@@ -16,7 +16,7 @@ import (
 
 const (
 	// Budget is the most memory, in bytes, all caches hold together.
-	Budget = 64 << 20
+	Budget = 128 << 20
 	// Idle is how long an entry is kept unused before it is dropped.
 	Idle = 30 * time.Second
 )
