@@ -17,8 +17,10 @@ import (
 const (
 	// Budget is the most memory, in bytes, all caches hold together.
 	Budget = 128 << 20
-	// Idle is how long an entry is kept unused before it is dropped.
-	Idle = 30 * time.Second
+	// Idle is how long an entry is kept unused before it is dropped: long enough for the next
+	// of big statements that come one after another, short enough that memory a process held
+	// for a burst of them (live heap, which also raises the garbage collector's goal) goes soon.
+	Idle = 2 * time.Second
 )
 
 // Cache holds spare values of one kind, newest first out. Its methods are safe for concurrent use.
@@ -42,7 +44,8 @@ var shared struct {
 	mu     sync.Mutex
 	held   int64
 	caches []cache
-	timer  *time.Timer
+	timer  *time.Timer // made once, then reset: set while armed
+	armed  bool
 	idle   time.Duration // Idle; tests shorten it
 }
 
@@ -72,8 +75,13 @@ func (c *Cache[T]) Put(v T, size int64) bool {
 	}
 	c.entries = append(c.entries, entry[T]{v: v, size: size, at: now})
 	shared.held += size
-	if shared.timer == nil {
-		shared.timer = time.AfterFunc(shared.idle, expire)
+	if !shared.armed {
+		shared.armed = true
+		if shared.timer == nil {
+			shared.timer = time.AfterFunc(shared.idle, expire)
+		} else {
+			shared.timer.Reset(shared.idle)
+		}
 	}
 	return true
 }
@@ -103,11 +111,9 @@ func (c *Cache[T]) oldest() (time.Time, bool) {
 
 func (c *Cache[T]) dropOldest() int64 {
 	size := c.entries[0].size
-	c.entries[0] = entry[T]{}
-	c.entries = c.entries[1:]
-	if len(c.entries) == 0 {
-		c.entries = nil
-	}
+	n := copy(c.entries, c.entries[1:]) // a few entries; the array is kept for the next Put
+	c.entries[n] = entry[T]{}
+	c.entries = c.entries[:n]
 	return size
 }
 
@@ -128,13 +134,13 @@ func oldestLocked() (cache, time.Time) {
 func expire() {
 	shared.mu.Lock()
 	defer shared.mu.Unlock()
-	if shared.timer == nil {
-		return // stopped by a test's reset after it fired
+	if !shared.armed {
+		return // disarmed by a test's reset after it fired
 	}
 	if next, left := expireLocked(time.Now()); left {
 		shared.timer.Reset(next)
 	} else {
-		shared.timer = nil
+		shared.armed = false
 	}
 }
 
