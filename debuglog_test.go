@@ -175,3 +175,31 @@ func TestDebugTrueLogsToStderr(t *testing.T) {
 		t.Errorf("without debug=true the driver wrote to stderr:\n%s", out)
 	}
 }
+
+// An Inserter with no Logger of its own logs to the DSN's debug log: each block it sends.
+func TestDebugLogInserter(t *testing.T) {
+	db, logs := logDB(t, testenv.DSN(t))
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, "CREATE TABLE IF NOT EXISTS debuglog_ins (n UInt64) ENGINE = Null"); err != nil {
+		t.Fatal(err)
+	}
+	ins, err := NewInserter(db, "INSERT INTO debuglog_ins (n)", InserterConfig{MaxRows: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 25 {
+		if err := ins.Append(ctx, uint64(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ins.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	out := logs.String()
+	if got := strings.Count(out, "inserter block sent"); got != 3 {
+		t.Errorf("the debug log has %d blocks sent, want 3 (25 rows in blocks of 10)\n%s", got, out)
+	}
+	if logField(out, "inserter block sent", "rows") != "10" {
+		t.Errorf("the first block sent: rows %q, want 10\n%s", logField(out, "inserter block sent", "rows"), out)
+	}
+}

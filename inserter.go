@@ -29,7 +29,7 @@ type InserterConfig struct {
 	Settings           Settings // more settings for every insert
 	// OnError gets each block not inserted (valid during the call only) and why.
 	OnError func(rows *nativeproto.Block, err error)
-	Logger  *slog.Logger // debug log of every block sent, resent and failed
+	Logger  *slog.Logger // debug log of every block sent, resent and failed; nil: the DSN's debug log
 }
 
 // Inserter takes rows from any number of goroutines and inserts them in big blocks, exactly once

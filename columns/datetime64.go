@@ -77,12 +77,36 @@ func ticksTime(ticks int64, prec int) time.Time {
 func timeTicks(t time.Time, prec int) (int64, bool) {
 	mul := pow10i64[prec]
 	sec := t.Unix()
-	frac := int64(t.Nanosecond()) / pow10i64[9-prec] // 0 <= frac < mul
-	if sec > (math.MaxInt64-frac)/mul || sec < math.MinInt64/mul {
-		return 0, false
+	ns := int64(t.Nanosecond())
+	var frac int64 // 0 <= frac < mul; the usual precisions divide by constants (no division)
+	switch prec {
+	case 3:
+		frac = ns / 1e6
+	case 6:
+		frac = ns / 1e3
+	case 9:
+		frac = ns
+	default:
+		frac = ns / pow10i64[9-prec]
+	}
+	// Seconds strictly inside the bounds fit whatever frac is; at or past the upper one the
+	// exact test decides (it divides, so the appends of ordinary times skip it).
+	if sec >= tickSecMax[prec] || sec < tickSecMin[prec] {
+		if sec > (math.MaxInt64-frac)/mul || sec < math.MinInt64/mul {
+			return 0, false
+		}
 	}
 	return sec*mul + frac, true
 }
+
+// tickSecMax[p] and tickSecMin[p] are MaxInt64 and MinInt64 divided by 10^p: a time of
+// precision p whose seconds lie in [min, max) converts without overflow.
+var tickSecMax, tickSecMin = func() (hi, lo [len(pow10i64)]int64) {
+	for p, mul := range pow10i64 {
+		hi[p], lo[p] = math.MaxInt64/mul, math.MinInt64/mul
+	}
+	return hi, lo
+}()
 
 // Time returns row i in the column's location.
 func (c *DateTime64) Time(i int) time.Time { return ticksTime(c.data[i], c.prec).In(c.loc) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"fmt"
+	"log/slog"
 
 	"github.com/chnative/chnative/columns"
 	"github.com/chnative/chnative/internal/sqltext"
@@ -446,6 +447,15 @@ func (ins *Insert) Abort() {
 // Block returns the block rows are appended into: its typed columns are the caller's to append
 // to until the next Flush, which sends and resets them.
 func (ins *Insert) Block() *nativeproto.Block { return ins.block }
+
+// DebugLog returns the debug log of the insert's connection (the DSN's debug=true or
+// dsn.Config.Logger), or nil when it has none.
+func (ins *Insert) DebugLog() *slog.Logger {
+	if ins.c == nil {
+		return nil
+	}
+	return ins.c.log
+}
 
 // Sent returns the rows sent in blocks so far.
 func (ins *Insert) Sent() int { return ins.sent }

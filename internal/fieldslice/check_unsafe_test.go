@@ -35,4 +35,14 @@ func TestRowRefusesFieldOutsideStruct(t *testing.T) {
 		t.Errorf("W = %d, want 9", got)
 	}
 	refused(t, "RowOf a nil pointer", func() { RowOf(reflect.ValueOf((*narrow)(nil))) })
+
+	// FieldSized takes the size from its caller: a size that runs past the struct is refused,
+	// and a size other than the loads' fails the loads' own check.
+	refused(t, "a field of W's offset 64 bytes wide", func() { r.FieldSized(&w, 64) })
+	refused(t, "a field at offset 64 in a 40-byte struct, sized", func() { r.FieldSized(&f, 8) })
+	lied := r.FieldSized(&w, 2)
+	refused(t, "an int32 Get of a field said to be 2 bytes", func() { _ = Get[int32](lied, 0) })
+	if got := Get[int32](r.FieldSized(&w, 4), 0); got != 9 {
+		t.Errorf("W sized = %d, want 9", got)
+	}
 }

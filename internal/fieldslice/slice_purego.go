@@ -39,6 +39,9 @@ func RowOf(v reflect.Value) Row {
 // Field returns field f of r's struct, f a field of its type.
 func (r Row) Field(f *reflect.StructField) Slice { return Slice{r.v, f.Index} }
 
+// FieldSized is Field (size is f.Type.Size(), which the unsafe build's saves a call for).
+func (r Row) FieldSized(f *reflect.StructField, size uintptr) Slice { return r.Field(f) }
+
 // Elems returns the elements of the slice v (made with reflect.MakeSlice, say) as a
 // Slice.
 func Elems(v reflect.Value) Slice { return Slice{v, nil} }

@@ -85,6 +85,15 @@ func (r Row) Field(f *reflect.StructField) Slice {
 	return Slice{unsafe.Add(r.base, f.Offset), r.size, 1, f.Type.Size()}
 }
 
+// FieldSized is Field for a field whose type's size the caller has, f.Type.Size(): a caller
+// appending row after row saves the call.
+func (r Row) FieldSized(f *reflect.StructField, size uintptr) Slice {
+	if f.Offset > r.size || size > r.size-f.Offset {
+		panic(&Error{Op: "Field", Msg: fmt.Sprintf("field %s does not fit in a struct of %d bytes", f.Name, r.size)})
+	}
+	return Slice{unsafe.Add(r.base, f.Offset), r.size, 1, size}
+}
+
 // Elems returns the elements of the slice v (made with reflect.MakeSlice, say) as a
 // Slice.
 func Elems(v reflect.Value) Slice {

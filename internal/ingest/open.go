@@ -22,6 +22,9 @@ func Open(open OpenFunc, cfg Config) (*Engine, error) {
 	if err := open(context.Background(), func(*chconn.Options) {}, func(ins *chconn.Insert, si chconn.ServerInfo) error {
 		names, types = Header(ins.Block())
 		tokens = HasTokens(si.Major, si.Minor)
+		if cfg.Logger == nil {
+			cfg.Logger = ins.DebugLog() // the DSN's debug log, when it has one
+		}
 		ins.Abort()
 		return nil
 	}); err != nil {

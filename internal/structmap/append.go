@@ -22,6 +22,7 @@ type AppendPlan struct {
 // fieldAppender appends one field of every row to one column.
 type fieldAppender struct {
 	field reflect.StructField
+	size  uintptr // field.Type.Size()
 	fn    columns.FieldAppendFunc
 	col   columns.Column // the column fn was chosen for
 	typ   string         // its type
@@ -58,7 +59,7 @@ func PlanAppend(t reflect.Type, b *nativeproto.Block) (*AppendPlan, error) {
 			return nil, fmt.Errorf("chnative: no field of %v for column %s", t, b.Name(i))
 		}
 		c := b.Column(i)
-		p.fields[i] = fieldAppender{field: f, fn: appenderFor(c, f.Type), col: c, typ: c.Type()}
+		p.fields[i] = fieldAppender{field: f, size: f.Type.Size(), fn: appenderFor(c, f.Type), col: c, typ: c.Type()}
 	}
 	return p, nil
 }
@@ -103,7 +104,23 @@ func AppendChecked(p *AppendPlan, b *nativeproto.Block, row reflect.Value) error
 	if row.Type().Elem() != p.typ {
 		return fmt.Errorf("chnative: a row of %v for a plan of %v", row.Type(), p.typ)
 	}
-	return p.appendRows(b, 1, r.Field)
+	return p.appendRow(b, r)
+}
+
+// appendRow is appendRows of one row, r, without a callback per field: the Inserter's
+// AppendStruct runs it per row. A field that fails leaves every column as it was.
+func (p *AppendPlan) appendRow(b *nativeproto.Block, r fieldslice.Row) error {
+	start := b.Rows()
+	for j := range p.fields {
+		fa := &p.fields[j]
+		if _, err := fa.fn(b.Column(j), r.FieldSized(&fa.field, fa.size), 1); err != nil {
+			for i := range j {
+				b.Column(i).Truncate(start)
+			}
+			return &FieldError{Col: j, Row: 0, Field: fa.field.Name, Err: err}
+		}
+	}
+	return nil
 }
 
 // Check refuses a block whose columns are not those p was made for, and binds p to b's.
