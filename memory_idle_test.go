@@ -6,18 +6,21 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/chnative/chnative/internal/spare"
 )
 
 // idleBound is what one idle connection may keep by default, whatever it did before (issue 36).
 const idleBound = 8 << 20
 
-// heapAfterGC returns the heap in use after two GCs (the spare pools are empty by then).
+// heapAfterGC returns the heap in use after two GCs, less what the spare caches hold (package
+// spare: the process's, for any connection's next big statement, freed after dsn.SpareIdle).
 func heapAfterGC() int64 {
 	runtime.GC()
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return int64(ms.HeapAlloc)
+	return int64(ms.HeapAlloc) - spare.Held() // the process's, not any connection's
 }
 
 // A pooled connection that read big blocks (through Rows, QueryBlocks, Select) or sent them (a

@@ -37,6 +37,14 @@ const (
 	DefaultBlockKeepBytes = 2 << 20
 )
 
+// What the process keeps besides its connections: the blocks and buffers statements grew past
+// [Config.BlockKeepBytes] wait, for the next big statement of any connection, up to SpareBudget
+// bytes in all, each freed after SpareIdle unused. Not settings: every connection shares them.
+const (
+	SpareBudget = 128 << 20
+	SpareIdle   = 2 * time.Second
+)
+
 // Bounds of [Config.ProtocolRevision]: the oldest revision the driver is tested against
 // (ClickHouse 18.16) and the highest one whose every field it implements. They equal
 // nativeproto.OldestRevision and nativeproto.LatestRevision (a test of the driver checks it;

@@ -12,15 +12,17 @@ package spare
 import (
 	"sync"
 	"time"
+
+	"github.com/chnative/chnative/dsn"
 )
 
 const (
 	// Budget is the most memory, in bytes, all caches hold together.
-	Budget = 128 << 20
+	Budget = dsn.SpareBudget
 	// Idle is how long an entry is kept unused before it is dropped: long enough for the next
 	// of big statements that come one after another, short enough that memory a process held
 	// for a burst of them (live heap, which also raises the garbage collector's goal) goes soon.
-	Idle = 2 * time.Second
+	Idle = dsn.SpareIdle
 )
 
 // Cache holds spare values of one kind, newest first out. Its methods are safe for concurrent use.
