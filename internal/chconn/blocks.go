@@ -119,7 +119,8 @@ func (k *blockCache) keepAhead(b *nativeproto.Block) bool { return k.keep(roleAh
 // new one instead: otherwise every small statement would take the big block and give it back.
 func (k *blockCache) trim(limit int64) {
 	for r, b := range k.roles {
-		if b == nil || b.Retained(limit) <= limit {
+		size := b.Retained(spare.Budget) // one walk: above the budget it stops, and Put refuses b
+		if size <= limit {
 			continue
 		}
 		filled := k.insertFilled
@@ -130,7 +131,7 @@ func (k *blockCache) trim(limit int64) {
 		if !filled {
 			k.roles[r] = nativeproto.NewBlock()
 		}
-		spareFor(role(r)).Put(b, b.Retained(spare.Budget)) // refused above the budget
+		spareFor(role(r)).Put(b, size)
 	}
 	k.insertFilled = false
 }

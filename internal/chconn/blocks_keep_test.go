@@ -104,35 +104,9 @@ func TestBlocksAboveKeepBytesNotKept(t *testing.T) {
 func TestInsertBlockAboveKeepBytesNotKept(t *testing.T) {
 	for _, comp := range []dsn.Compression{dsn.CompressionNone, dsn.CompressionLZ4} {
 		t.Run(comp.String(), func(t *testing.T) {
-			cfg, err := dsn.Parse(testenv.DSN(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg.Compress = comp
-			ctx := context.Background()
 			before := heapInUse()
-			c, err := Dial(ctx, cfg, cfg.Addrs[0], Dialer{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			if err := c.Exec(ctx, "", "CREATE TABLE IF NOT EXISTS memB_keep (s String) ENGINE = Null", nil); err != nil {
-				t.Fatal(err)
-			}
-			ins, err := c.OpenInsert(ctx, "INSERT INTO memB_keep (s) VALUES", nil, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			v := strings.Repeat("y", 1024)
-			for i := range 20_000 {
-				if err := ins.Append(context.Background(), []any{v[:1000+i%24]}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := ins.finish(ctx); err != nil {
-				t.Fatal(err)
-			}
-			ins = nil
+			c := dialTest(t, func(cfg *dsn.Config) { cfg.Compress = comp })
+			bigInsert(t, c, 20_000)
 			if b := c.blocks.roles[roleInsert]; b != nil && b.Retained(1<<62) > int64(c.cfg.BlockKeepBytes) {
 				t.Errorf("the insert block of %d bytes is still kept", b.Retained(1<<62))
 			}

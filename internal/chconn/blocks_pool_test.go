@@ -42,7 +42,8 @@ func readQuery(t *testing.T, c *Conn, query string) {
 	readAll(t, res, 1<<30, nil)
 }
 
-// bigInsert inserts 20,000 rows of about 1 KB (a block above block_keep_bytes) into a Null table.
+// bigInsert inserts rows of 1 KB strings into a Null table (20,000 make a block above
+// block_keep_bytes) and finishes the insert.
 func bigInsert(t *testing.T, c *Conn, rows int) {
 	t.Helper()
 	ctx := context.Background()

@@ -162,7 +162,7 @@ func expireLocked(now time.Time) (time.Duration, bool) {
 	}
 }
 
-// Held returns the bytes all caches hold (for tests and the debug log).
+// Held returns the bytes all caches hold (for tests).
 func Held() int64 {
 	shared.mu.Lock()
 	defer shared.mu.Unlock()
