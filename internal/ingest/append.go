@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/chnative/chnative/columns"
@@ -38,10 +39,25 @@ func (e *Engine) AppendRow(ctx context.Context, vals []any) error {
 // lane returns a lane, locked. Lanes are handed out through a sync.Pool, whose cache is per
 // processor: a core keeps appending into the same lane, whose lock and block stay in its cache
 // (a lane taken at random from any core was most of an append's cost in cache-line transfers).
+//
+// It never waits on a lane's lock. A lane found locked (its holder was preempted mid-append, or
+// the pool's New handed it out twice) is left to its holder, who puts it back; any free lane
+// serves instead, and when none is free the goroutine yields. Waiting on the lock queued each
+// core's appenders behind a preempted holder, and the lock's starvation mode then handed it
+// over one wakeup per append.
 func (e *Engine) lane() *lane {
 	l := e.pool.Get().(*lane)
-	l.mu.Lock()
-	return l
+	for {
+		if l.mu.TryLock() {
+			return l
+		}
+		for _, o := range e.lanes {
+			if o.mu.TryLock() {
+				return o
+			}
+		}
+		runtime.Gosched()
+	}
 }
 
 // release unlocks l and gives it back to the pool.
