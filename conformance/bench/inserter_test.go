@@ -32,8 +32,8 @@ import (
 // into a MergeTree table (what a service writes to; each insert is a part the server writes)
 // and a Null table (the server keeps nothing: the clients' own costs). One op is the whole
 // workload; it reports wall time per row, client CPU per row (this process's user+system), the
-// rows per second and the peak heap above the heap in use before (live heap objects, sampled
-// every 2 ms). The async arms send with async_insert=1 and wait_for_async_insert=1: the server
+// server's CPU per row (serverCPU), the rows per second and the peak heap above the heap in use
+// before (live heap objects, sampled every 2 ms). The async arms send with async_insert=1 and wait_for_async_insert=1: the server
 // buffers the 10,000-row inserts and confirms once it wrote them.
 //
 // It runs only with BENCH_INSERTER=1 (run.sh's inserter step, into results/inserter.txt): one op
@@ -90,7 +90,7 @@ func BenchmarkInserter(b *testing.B) {
 			}
 			b.Run(engine+"/"+arm.name, func(b *testing.B) {
 				rows := G * per
-				var wall, cpu time.Duration
+				var wall, cpu, srv time.Duration
 				var peak uint64
 				n := 0
 				for b.Loop() {
@@ -99,11 +99,13 @@ func BenchmarkInserter(b *testing.B) {
 						b.Fatal(err)
 					}
 					runtime.GC()
+					srv0 := serverCPU(b, db)
 					b.StartTimer()
 					w, c, p, err := measureIngest(arm.run)
 					if err != nil {
 						b.Fatal(err)
 					}
+					srv += serverCPU(b, db) - srv0
 					wall, cpu, peak, n = wall+w, cpu+c, max(peak, p), n+1
 					if engine == "MergeTree" {
 						var got int
@@ -115,11 +117,24 @@ func BenchmarkInserter(b *testing.B) {
 				total := float64(n) * float64(rows)
 				b.ReportMetric(float64(wall.Nanoseconds())/total, "ns/row")
 				b.ReportMetric(float64(cpu.Nanoseconds())/total, "cpu-ns/row")
+				b.ReportMetric(float64(srv.Nanoseconds())/total, "server-cpu-ns/row")
 				b.ReportMetric(total/wall.Seconds(), "rows/s")
 				b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
 			})
 		}
 	}
+}
+
+// serverCPU returns the CPU time the server spent so far, its threads' user and system time
+// (the inserts' and the merges' alike): the server shares this host's cores with the clients, so
+// its CPU per row bounds every arm's throughput at cores / (server + client CPU per row).
+func serverCPU(b *testing.B, db *sql.DB) time.Duration {
+	var us int64
+	err := db.QueryRowContext(context.Background(), "SELECT sum(value) FROM system.events WHERE event IN ('UserTimeMicroseconds', 'SystemTimeMicroseconds')").Scan(&us)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(us) * time.Microsecond
 }
 
 // inserterConfig is the Inserter of issue 38's example (its defaults): a block every 100,000

@@ -8,7 +8,7 @@ import (
 
 // inserterSection returns BENCHMARKS.md's Ingestion section from run.sh's results/inserter.txt
 // (BenchmarkInserter and BenchmarkInserterAsyncLatency on the 26.7 server): per table engine,
-// each client's median over the samples of rows/s, client CPU per row and peak heap, the
+// each client's median over the samples of rows/s, client and server CPU per row and peak heap, the
 // Inserter arms' ratios to clickhouse-go's batch pattern against the targets of issue 38, and
 // the latency of one insert synchronously and with the server's async buffering. When a target
 // is missed, findings' (FINDINGS.md's) ingestionFindings entry follows the table.
@@ -24,20 +24,25 @@ func inserterSection(out, findings string) string {
 		" on the 26.7 server: 16 goroutines each write events (UInt64, DateTime64(3), LowCardinality(String), String of 100 bytes, Float64)" +
 		" through one `chnative.Inserter` (Append per event; the -struct arms AppendStruct of a struct each goroutine reuses; the -4MiB arms with MaxBytes 4 MiB)" +
 		" or each through PrepareBatch/Append/Send every 10,000 rows; medians of the samples." +
+		" Server CPU: the server's user and system time over the op (its system.events), merges included; it runs on the same cores as the clients." +
 		" Targets (issue 38), each a ratio to clickhouse-go's batch pattern on the same table: throughput >= 2x, client CPU per row <= 0.5x, peak heap <= 0.5x.\n\n")
 	if len(order) == 0 {
 		b.WriteString("(no result: the inserter run failed; see results/inserter.txt)\n\n")
 		return b.String()
 	}
 	missed := false
-	b.WriteString("| table / client | rows/s | client CPU ns/row | peak heap MiB | throughput vs clickhouse-go | CPU/row vs | peak heap vs |\n|---|---|---|---|---|---|---|\n")
+	b.WriteString("| table / client | rows/s | client CPU ns/row | server CPU ns/row | peak heap MiB | throughput vs clickhouse-go | CPU/row vs | peak heap vs |\n|---|---|---|---|---|---|---|---|\n")
 	for _, name := range order {
 		engineArm, ok := strings.CutPrefix(name, "Inserter/")
 		if !ok {
 			continue
 		}
 		a := arms[name]
-		row := fmt.Sprintf("| %s | %.0f | %.0f | %.1f |", engineArm, median(a["rows/s"]), median(a["cpu-ns/row"]), median(a["peak-heap-MiB"]))
+		server := "" // results from before the benchmark measured it have none
+		if v := a["server-cpu-ns/row"]; len(v) > 0 {
+			server = fmt.Sprintf("%.0f", median(v))
+		}
+		row := fmt.Sprintf("| %s | %.0f | %.0f | %s | %.1f |", engineArm, median(a["rows/s"]), median(a["cpu-ns/row"]), server, median(a["peak-heap-MiB"]))
 		engine, client, _ := strings.Cut(engineArm, "/")
 		cg := arms["Inserter/"+engine+"/clickhouse-go-batch"]
 		if cg == nil || client == "clickhouse-go-batch" || len(cg["ns/row"]) == 0 {
