@@ -40,14 +40,14 @@ func (e *Engine) AppendRow(ctx context.Context, vals []any) error {
 // processor: a core keeps appending into the same lane, whose lock and block stay in its cache
 // (a lane taken at random from any core was most of an append's cost in cache-line transfers).
 //
-// It never waits on a lane's lock. A lane found locked (its holder was preempted mid-append, or
-// the pool's New handed it out twice) is left to its holder, who puts it back; any free lane
-// serves instead, and when none is free the goroutine yields. Waiting on the lock queued each
-// core's appenders behind a preempted holder, and the lock's starvation mode then handed it
-// over one wakeup per append.
+// A lane found locked (its holder was preempted mid-append, or the pool's New handed it out
+// twice) is left to its holder, who puts it back; any free lane serves instead, and when none is
+// free the goroutine yields, a few times, before it waits for the lock. Waiting at once queued
+// each core's appenders behind a preempted holder, and the lock's starvation mode then handed
+// it over one wakeup per append. (A holder can take long only in a caller's driver.Valuer.)
 func (e *Engine) lane() *lane {
 	l := e.pool.Get().(*lane)
-	for {
+	for yields := 0; ; yields++ {
 		if l.mu.TryLock() {
 			return l
 		}
@@ -56,9 +56,16 @@ func (e *Engine) lane() *lane {
 				return o
 			}
 		}
+		if yields == maxYields {
+			l.mu.Lock()
+			return l
+		}
 		runtime.Gosched()
 	}
 }
+
+// maxYields is the yields of an appender that found every lane locked before it waits.
+const maxYields = 4
 
 // release unlocks l and gives it back to the pool.
 func (e *Engine) release(l *lane) {
