@@ -414,3 +414,61 @@ func TestInsertSendResumesOnAnotherHost(t *testing.T) {
 		})
 	}
 }
+
+// A read run again on another host: the new header's rows, if it came with any, are the result's
+// first; a new header whose columns differ from the first run's fails the read (the caller reads
+// by the first one's) and closes the connection.
+func TestReadRerunNewHeader(t *testing.T) {
+	hdr, _ := oneRow(t)
+	body, err := faketest.EncodeColumn("n", "UInt64", uint64(1), uint64(2), uint64(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	withRows := faketest.Pong(faketest.EndOfStream(faketest.DataPacket(nil, 3, []faketest.Col{body}, false)))
+	other, err := faketest.EncodeColumn("n", "String", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherType := faketest.Pong(faketest.EndOfStream(faketest.DataPacket(nil, 1, []faketest.Col{other}, false)))
+	for _, tc := range []struct {
+		name   string
+		answer []byte
+		rows   int
+		err    bool
+	}{{"header with rows", withRows, 3, false}, {"another type", otherType, 0, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := scriptHost(t, false, func(int) ([]byte, bool) { return hdr, true }) // dies after the header
+			b := scriptHost(t, false, func(int) ([]byte, bool) { return tc.answer, false })
+			h := hostsFor(t, []string{a.Addr(), b.Addr()}, "")
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			c, err := h.Dial(ctx, Dialer{}, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var res Result
+			if err := c.Read(ctx, "SELECT n FROM t", nil, &res); err != nil {
+				t.Fatal(err)
+			}
+			n, c, err := readRerun(t, c, &res)
+			defer c.Close()
+			if c.Addr() != b.Addr() {
+				t.Fatalf("the result ended on %s, want the second host", c.Addr())
+			}
+			var pe *ProtocolError
+			var me *BlockMismatchError
+			if !tc.err {
+				if err != nil || n != tc.rows {
+					t.Fatalf("%d rows, %v; want %d", n, err, tc.rows)
+				}
+				return
+			}
+			if !errors.As(err, &pe) || !errors.As(err, &me) || me.Column != 0 || me.Type != "String" || me.WantType != "UInt64" || n != 0 {
+				t.Fatalf("%d rows, %v; want the header's mismatch", n, err)
+			}
+			if c.IsValid() {
+				t.Errorf("the connection that sent another header is not closed")
+			}
+		})
+	}
+}

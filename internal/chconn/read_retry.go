@@ -52,21 +52,49 @@ func (c *Conn) Read(ctx context.Context, body string, opts *Options, res *Result
 // rerun runs r's statement again on a new connection after err, the failure of its connection
 // before any of its rows reached the caller (Next calls it); false when it may not (Next returns
 // err). The connection that broke is replaced (Conn.Current finds the new one).
-func (r *Result) rerun(err error) bool {
+//
+// The new result's header must name the columns and types the first one did: the caller read
+// them, and reads the rows by them (a replica in the middle of an ALTER may answer otherwise). A
+// header that differs fails the result with a *ProtocolError (errors.As finds the
+// *BlockMismatchError) and closes the new connection; rerun then returns that error.
+func (r *Result) rerun(err error) (bool, error) {
 	c := r.c
 	if c == nil {
-		return false
+		return false, err
 	}
+	cols := r.cols
 	for {
 		next, ok := c.retryRead(r, err)
 		if !ok {
-			return false
+			return false, err
 		}
 		c = next
 		if err = r.start(c); err == nil {
-			return true
+			if cols == nil || r.Ended() {
+				return true, nil
+			}
+			if merr := sameHeader(cols, r.cols); merr != nil {
+				return false, r.finish(&ProtocolError{Op: "read retry", Err: merr})
+			}
+			return true, nil
 		}
 	}
+}
+
+// sameHeader returns a *BlockMismatchError when got, a rerun's header columns (names, then
+// types), are not want, the first run's.
+func sameHeader(want, got []string) error {
+	n, m := len(want)/2, len(got)/2
+	if n != m {
+		return &BlockMismatchError{Block: "read retry header", Column: -1, Got: m, Want: n}
+	}
+	for i := range n {
+		if want[i] != got[i] || want[n+i] != got[m+i] {
+			return &BlockMismatchError{Block: "read retry header", Column: i, Name: got[i], WantName: want[i],
+				Type: got[m+i], WantType: want[n+i]}
+		}
+	}
+	return nil
 }
 
 // start sends c's read on c into r, made a zero Result.

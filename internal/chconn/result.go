@@ -150,7 +150,7 @@ const StrictTotalsRevision = nativeproto.LatestRevision
 // such a block is refused before anyone reads it, as a *ProtocolError wrapping this; Totals and
 // Extremes must have the header's count (see keep).
 type BlockMismatchError struct {
-	Block          string // "data", "totals" or "extremes"
+	Block          string // "data", "totals", "extremes" or "read retry header"
 	Column         int    // the column that differs; -1 for a count (Got, Want), or no header
 	Name, WantName string // the column's name in the block and in the header
 	Type, WantType string // its type in the block and in the header
@@ -259,8 +259,16 @@ func (r *Result) Next() (b *nativeproto.Block, ahead bool, err error) {
 		}
 		ev, fromAhead, err := r.recvNext()
 		if err != nil {
-			if err = r.finish(err); !r.rowsOut && r.rerun(err) {
-				continue // no row had reached the caller: the read runs again on a new connection
+			if err = r.finish(err); !r.rowsOut {
+				// No row had reached the caller: the read runs again on a new connection, whose
+				// header's rows, if it came with any, are the result's first.
+				var again bool
+				if again, err = r.rerun(err); again {
+					if b := r.block; b != nil && b.Rows() > 0 {
+						return b, false, nil
+					}
+					continue
+				}
 			}
 			return nil, false, err
 		}
