@@ -506,6 +506,25 @@ func TestCustomLimits(t *testing.T) {
 	}, "expanded array elements")
 }
 
+// TestSparseOffsetsCharged: a sparse column's positions (4 bytes each, from one byte of input)
+// count against the block's budget as they grow, before the values and their expansion are read.
+func TestSparseOffsetsCharged(t *testing.T) {
+	rows := 1 << 20
+	var w Writer
+	w.Raw(make([]byte, rows))   // every row a value: no defaults before any
+	w.UVarInt(0 | endOfGranule) // none after the last
+	w.Raw(make([]byte, rows))   // the UInt8 values
+	budget := func(b []byte) *Reader { r := NewBytesReader(b); r.SetBudget(5 << 19); return r }
+	lenientAlloc(t, "sparse offsets", 16<<20, func() error { // append's growth: about 5x the positions held
+		_, err := decodeCustom("UInt8", []byte{stackSparse}, w.Buf, rows, budget)
+		return err
+	}, "sparse offsets")
+	// Within the budget the same column decodes.
+	if _, err := decodeCustom("UInt8", []byte{stackSparse}, w.Buf, rows, bytesReader); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // lenientAlloc runs f, which must fail with a *LimitError naming what, allocating at most max bytes.
 func lenientAlloc(t *testing.T, name string, max uint64, f func() error, what string) {
 	t.Helper()

@@ -44,16 +44,30 @@ func (s *Serialization) readSparse(r *Reader, m int, dst Column, rows int) error
 	return scatter(dst, src, l.pos, rows, &l.idx, r)
 }
 
+// sparseChargeRows is how many positions readSparseOffsets charges to the block's budget at a
+// time, before it holds them.
+const sparseChargeRows = 1 << 16
+
 // readSparseOffsets reads the offsets stream of a sparse column of rows rows, appending the
-// positions of the non-default rows to pos. The groups must account for exactly rows rows.
+// positions of the non-default rows to pos. The groups must account for exactly rows rows. The
+// positions (4 bytes each, from as little as one byte of input) are charged to r's budget a
+// chunk at a time as they grow.
 func readSparseOffsets(r *Reader, rows int, pos []uint32) ([]uint32, error) {
-	total := 0 // rows accounted for so far
+	total := 0   // rows accounted for so far
+	charged := 0 // positions charged to the budget so far (at most rows: one per row)
 	for {
+		if len(pos) == charged && charged < rows {
+			n := min(sparseChargeRows, rows-charged)
+			if err := r.Charge("sparse offsets", uint64(n)*4); err != nil {
+				return pos, err
+			}
+			charged += n
+		}
 		// Fast path: the one-byte groups (fewer than 128 defaults before a value) in the buffered
 		// window. The last group, which carries endOfGranule, is never one byte long.
 		b := r.Window()
 		p := 0
-		for p < len(b) && b[p] < 0x80 {
+		for p < len(b) && b[p] < 0x80 && len(pos) < charged {
 			g := int(b[p])
 			p++
 			if g >= rows-total {
@@ -68,6 +82,9 @@ func readSparseOffsets(r *Reader, rows int, pos []uint32) ([]uint32, error) {
 			total++
 		}
 		r.Consume(p)
+		if len(pos) == charged && charged < rows {
+			continue // the next chunk's charge first
+		}
 		g, err := r.UVarInt()
 		if err != nil {
 			return pos, unexpected(err)
