@@ -111,3 +111,44 @@ func TestAppendRowsFirstFailingRow(t *testing.T) {
 		t.Errorf("no field for column b: %v", err)
 	}
 }
+
+// A plan whose field lies about where it is (a bug, never the caller's input) fails the slice
+// append with an error instead of a panic, every column cut back; AppendChecked refuses rows that
+// are not non-nil pointers to the plan's type before reading them.
+func TestAppendRefusesAccessOutsideRow(t *testing.T) {
+	b := testBlock(t, testColumn{"id", "UInt64", nil}, testColumn{"name", "String", nil})
+	type row struct {
+		ID   uint64 `ch:"id"`
+		Name string `ch:"name"`
+	}
+	plan, err := PlanAppend(reflect.TypeFor[row](), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := AppendRows(plan, b, []row{{1, "a"}}); err != nil {
+		t.Fatal(err)
+	}
+	lie := *plan
+	lie.fields = append([]fieldAppender(nil), plan.fields...)
+	// The name column's appender reads a string where the plan now says the uint64 ID is: both
+	// builds' accesses refuse a field of another size.
+	lie.fields[1].field, lie.fields[1].size = plan.fields[0].field, plan.fields[0].size
+	err = AppendRows(&lie, b, []row{{2, "b"}, {3, "c"}})
+	if err == nil || !strings.Contains(err.Error(), "refused") {
+		t.Fatalf("append through a lying plan: %v, want it refused", err)
+	}
+	for j := range b.NumColumns() {
+		if n := b.Column(j).Rows(); n != 1 {
+			t.Errorf("column %d has %d rows after the refused append, want 1", j, n)
+		}
+	}
+	var nilRow *row
+	for _, v := range []reflect.Value{{}, reflect.ValueOf(row{}), reflect.ValueOf(nilRow), reflect.ValueOf(&appendRow{})} {
+		if err := AppendChecked(plan, b, v); err == nil {
+			t.Errorf("AppendChecked of %v: no error", v)
+		}
+	}
+	if b.Column(0).Rows() != 1 {
+		t.Errorf("a refused row was appended")
+	}
+}
