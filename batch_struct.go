@@ -1,10 +1,10 @@
 package chnative
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 
+	"github.com/chnative/chnative/internal/chconn"
 	"github.com/chnative/chnative/internal/structmap"
 	"github.com/chnative/chnative/nativeproto"
 )
@@ -28,7 +28,7 @@ func AppendStructs[T any](b *Batch, rows []T) error {
 	}
 	return b.ins.AppendWith(b.ctx, len(rows), func(blk *nativeproto.Block, from, to int) error {
 		if err := structmap.AppendRows(plan, blk, rows[from:to]); err != nil {
-			return fieldColumnError(blk, from, err)
+			return chconn.FieldColumnError(blk, from, err)
 		}
 		return nil
 	})
@@ -57,14 +57,3 @@ func (b *Batch) structPlan(t reflect.Type) (*structAppendPlan, error) {
 
 // structAppendPlan fills each column of a batch from one field of a struct type.
 type structAppendPlan = structmap.AppendPlan
-
-// fieldColumnError turns AppendRows' *structmap.FieldError into the *ColumnError AppendStructs
-// returns; first is the index in the call of the first row given to AppendRows.
-func fieldColumnError(b *nativeproto.Block, first int, err error) error {
-	var fe *structmap.FieldError
-	if !errors.As(err, &fe) {
-		return err
-	}
-	return &ColumnError{Column: b.Name(fe.Col), Type: b.Type(fe.Col), Row: first + fe.Row,
-		Err: fmt.Errorf("field %s: %w", fe.Field, fe.Err)}
-}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"strings"
 
+	"github.com/chnative/chnative/internal/structmap"
 	"github.com/chnative/chnative/nativeproto"
 )
 
@@ -105,6 +106,19 @@ func (e *ColumnError) Error() string {
 }
 
 func (e *ColumnError) Unwrap() error { return e.Err }
+
+// FieldColumnError turns a struct append's *structmap.FieldError into the *ColumnError naming its
+// column, field and row, first being the row number of the first row given to the append (the
+// block's end for one row, an element's index for a slice); other errors are returned as they
+// are.
+func FieldColumnError(b *nativeproto.Block, first int, err error) error {
+	var fe *structmap.FieldError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	return &ColumnError{Column: b.Name(fe.Col), Type: b.Type(fe.Col), Row: first + fe.Row,
+		Err: fmt.Errorf("field %s: %w", fe.Field, fe.Err)}
+}
 
 // ErrBatchOpen is returned by a query (and by Ping, Begin, Prepare, PrepareBatch and Commit) on
 // a connection where a Batch is still open: a Batch is inserted only by its Send, never by the

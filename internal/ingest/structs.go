@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"reflect"
 
@@ -37,7 +36,7 @@ func (e *Engine) AppendStruct(ctx context.Context, row any) error {
 		return err
 	}
 	if err := structmap.AppendChecked(p.plan, b, v); err != nil {
-		return fieldError(b, b.Rows(), err)
+		return chconn.FieldColumnError(b, b.Rows(), err)
 	}
 	e.added(l, cur, 1)
 	return nil
@@ -72,7 +71,7 @@ func (e *Engine) AppendStructs(ctx context.Context, rows any) error {
 			e.added(l, cur, added)
 		}
 		if err != nil {
-			return fieldError(b, done, err)
+			return chconn.FieldColumnError(b, done, err)
 		}
 		done += n
 	}
@@ -114,16 +113,4 @@ func (l *lane) plan(t reflect.Type, b *nativeproto.Block) (*lanePlan, error) {
 		p.checked = b
 	}
 	return p, nil
-}
-
-// fieldError turns structmap's *FieldError into the *ColumnError naming its column, field and
-// row, first being the row number of the first row given to structmap (b's end for one row, the
-// element's index for AppendStructs).
-func fieldError(b *nativeproto.Block, first int, err error) error {
-	var fe *structmap.FieldError
-	if !errors.As(err, &fe) {
-		return err
-	}
-	return &chconn.ColumnError{Column: b.Name(fe.Col), Type: b.Type(fe.Col), Row: first + fe.Row,
-		Err: fmt.Errorf("field %s: %w", fe.Field, fe.Err)}
 }
