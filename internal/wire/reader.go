@@ -40,7 +40,8 @@ type Reader struct {
 	hinter ReadHinter
 	// budget, while on, bounds what one block may make the client allocate (SetBudget).
 	budget budget
-	// small is the buffer Grow replaced, for Shrink to go back to without allocating.
+	// small is the buffer Grow replaced, for Shrink to go back to without allocating; while
+	// borrowed, the Reader's own buffer, for Reset to go back to.
 	small []byte
 }
 
@@ -108,15 +109,27 @@ func (r *Reader) Reset(src io.Reader) {
 	r.hinter, _ = src.(ReadHinter)
 	r.r, r.w = 0, 0
 	r.remaining = -1
+	if r.borrowed && r.small != nil {
+		r.buf, r.small = r.small, nil
+		r.borrowed = false
+	}
 	if r.borrowed || len(r.buf) == 0 {
 		r.buf = make([]byte, DefaultReaderSize)
 		r.borrowed = false
 	}
 }
 
-// ResetBytes makes the Reader read b in place.
+// ResetBytes makes the Reader read b in place. Its own buffer is kept for a later Reset, at its
+// size before any Grow (a grown one goes to the spare buffers).
 func (r *Reader) ResetBytes(b []byte) {
 	r.holdOn()
+	if !r.borrowed && len(r.buf) > 0 {
+		if r.small != nil {
+			spareBuffers.Put(r.buf, int64(cap(r.buf)))
+			r.buf = r.small
+		}
+		r.small = r.buf
+	}
 	r.base = 0
 	r.budget = budget{}
 	r.src = nil
