@@ -52,8 +52,8 @@ var ErrInserterFull, ErrInserterClosed = ingest.ErrFull, ingest.ErrClosed
 // for the append only (one of Lanes blocks, each its own lock); a full block is sent by a sender
 // goroutine while appends fill the next, so memory stays under (Lanes + InFlight) x MaxBytes of
 // values (a block's columns are sized from its first rows' width; wider rows later may grow them
-// up to twice that), plus about 256 KiB a sender (a block leaves in pieces as it is encoded), and
-// Append waits for room beyond it.
+// up to twice that), plus about 256 KiB a sender (a block leaves in pieces as it is encoded; a
+// QBit column is encoded whole), and Append waits for room beyond it.
 //
 // Exactly once: each block has its own deduplication token, sent as insert_deduplication_token
 // (ClickHouse 22.2+), and is sent again with it, with the same rows, only after a transport

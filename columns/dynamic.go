@@ -609,24 +609,33 @@ func (c *Dynamic) appendShared(b []byte, listed int) error {
 
 // Write appends the FLATTENED data: one index per row (UInt8, UInt16 or UInt32 by the number of
 // types; the last index is NULL), then each type's rows.
-func (c *Dynamic) Write(w *Writer) {
-	n := len(c.cols)
-	for _, k := range c.idx {
-		if k == dynNull {
-			k = uint32(n)
+func (c *Dynamic) Write(w *Writer) { c.WritePieces(w, math.MaxInt, func() {}) }
+
+// WritePieces is Write in pieces of about n bytes, flush called after each (PieceWriter).
+func (c *Dynamic) WritePieces(w *Writer, n int, flush func()) {
+	types := len(c.cols)
+	per := max(n/4, 1) // indexes of up to 4 bytes
+	for idx := c.idx; len(idx) > 0; {
+		k := min(len(idx), per)
+		for _, x := range idx[:k] {
+			if x == dynNull {
+				x = uint32(types)
+			}
+			switch {
+			case types+1 <= 1<<8:
+				w.Byte(byte(x))
+			case types+1 <= 1<<16:
+				w.Uint16(uint16(x))
+			default:
+				w.Uint32(x)
+			}
 		}
-		switch {
-		case n+1 <= 1<<8:
-			w.Byte(byte(k))
-		case n+1 <= 1<<16:
-			w.Uint16(uint16(k))
-		default:
-			w.Uint32(k)
-		}
+		flush()
+		idx = idx[k:]
 	}
 	for _, col := range c.cols {
 		if col.Rows() > 0 {
-			col.Write(w)
+			WritePieces(col, w, n, flush)
 		}
 	}
 }

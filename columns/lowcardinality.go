@@ -461,38 +461,48 @@ func growIdx(idx []uint32, n int) []uint32 {
 }
 
 // Write appends one granule: the dictionary and the indexes in the narrowest key type.
-func (c *LowCardinality) Write(w *Writer) {
+func (c *LowCardinality) Write(w *Writer) { c.WritePieces(w, math.MaxInt, func() {}) }
+
+// WritePieces is Write in pieces of about n bytes, flush called after each (PieceWriter).
+func (c *LowCardinality) WritePieces(w *Writer, n int, flush func()) {
 	if len(c.idx) == 0 {
 		return
 	}
 	if c.nullable && c.dict.Rows() == 0 {
 		c.dict.AppendDefault()
 	}
-	n := c.dict.Rows()
+	keys := c.dict.Rows()
 	var keyType uint64
 	switch {
-	case n <= 1<<8:
+	case keys <= 1<<8:
 		keyType = 0
-	case n <= 1<<16:
+	case keys <= 1<<16:
 		keyType = 1
 	default:
 		keyType = 2
 	}
 	w.Uint64(keyType | lcHasAdditionalKeys | lcNeedUpdateDictionary)
-	w.Uint64(uint64(n))
-	c.dict.Write(w)
+	w.Uint64(uint64(keys))
+	WritePieces(c.dict, w, n, flush)
 	w.Uint64(uint64(len(c.idx)))
-	switch keyType {
-	case 0:
-		for _, k := range c.idx {
-			w.Buf = append(w.Buf, byte(k))
+	if keyType == 2 {
+		writeFixedPieces(w, c.idx, n, flush)
+		return
+	}
+	per := max(n>>keyType, 1) // indexes of 1 or 2 bytes
+	for idx := c.idx; len(idx) > 0; {
+		k := min(len(idx), per)
+		if keyType == 0 {
+			for _, x := range idx[:k] {
+				w.Buf = append(w.Buf, byte(x))
+			}
+		} else {
+			for _, x := range idx[:k] {
+				w.Uint16(uint16(x))
+			}
 		}
-	case 1:
-		for _, k := range c.idx {
-			w.Uint16(uint16(k))
-		}
-	default:
-		w.Buf = appendFixed(w.Buf, c.idx)
+		flush()
+		idx = idx[k:]
 	}
 }
 

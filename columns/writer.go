@@ -23,3 +23,56 @@ type RowRangeWriter interface {
 	WriteRows(w *Writer, from, to int)
 	RowsWithin(from, n int) int
 }
+
+// PieceWriter is implemented by columns whose encoding has several streams (a null map and the
+// values, offsets and elements, a dictionary and its indexes): WritePieces appends what Write
+// does, calling flush after each piece of about n bytes, so that a writer that sends each piece
+// before the next never needs a buffer of the column's whole size.
+type PieceWriter interface {
+	WritePieces(w *Writer, n int, flush func())
+}
+
+// WritePieces appends c's encoding after its state prefix, as c.Write does, calling flush after
+// each piece of about n bytes (and after the last): through PieceWriter or RowRangeWriter, or
+// the memory of a WireByteser n bytes at a time; other columns in one piece.
+func WritePieces(c Column, w *Writer, n int, flush func()) {
+	switch x := c.(type) {
+	case PieceWriter:
+		x.WritePieces(w, n, flush)
+	case RowRangeWriter:
+		rows := c.Rows()
+		for from := 0; from < rows; {
+			to := x.RowsWithin(from, n)
+			x.WriteRows(w, from, to)
+			flush()
+			from = to
+		}
+	case WireByteser:
+		writeBytePieces(w, x.WireBytes(), n, flush)
+	default:
+		c.Write(w)
+		flush()
+	}
+}
+
+// writeBytePieces appends data n bytes at a time, calling flush after each.
+func writeBytePieces(w *Writer, data []byte, n int, flush func()) {
+	for len(data) > 0 {
+		k := min(len(data), max(n, 1))
+		w.Buf = append(w.Buf, data[:k]...)
+		flush()
+		data = data[k:]
+	}
+}
+
+// writeFixedPieces appends s's little-endian encoding about n bytes at a time, calling flush
+// after each.
+func writeFixedPieces[T any](w *Writer, s []T, n int, flush func()) {
+	per := max(n/sizeOf[T](), 1)
+	for len(s) > 0 {
+		k := min(len(s), per)
+		w.Buf = appendFixed(w.Buf, s[:k])
+		flush()
+		s = s[k:]
+	}
+}

@@ -393,9 +393,9 @@ func WriteBlock(w *wire.Writer, rev Revision, withInfo bool, b *Block) error {
 
 // writeBlock is WriteBlock that, when borrow is not nil, hands the data of fixed-width columns of
 // at least MinBorrow bytes to borrow (at the point of w where it belongs) instead of copying it,
-// and, when written is not nil, calls it after each column it wrote into w, and after each run of
-// about writeRun bytes of a columns.RowRangeWriter, written in runs (so that the caller can take
-// the bytes w holds so far).
+// and, when written is not nil, writes each column in pieces of about writeRun bytes
+// (columns.WritePieces) and calls it after each (so that the caller can take the bytes w holds
+// so far).
 func writeBlock(w *wire.Writer, rev Revision, withInfo bool, b *Block, borrow func([]byte), written func()) error {
 	rows := 0
 	if len(b.cols) > 0 {
@@ -427,26 +427,17 @@ func writeBlock(w *wire.Writer, rev Revision, withInfo bool, b *Block, borrow fu
 					}
 				}
 			}
-			if rw, ok := c.(columns.RowRangeWriter); ok && written != nil {
-				for from := 0; from < rows; {
-					to := rw.RowsWithin(from, writeRun)
-					rw.WriteRows(w, from, to)
-					written()
-					from = to
-				}
+			if written != nil {
+				columns.WritePieces(c, w, writeRun, written)
 				continue
 			}
 			c.Write(w)
-			if written != nil {
-				written()
-			}
 		}
 	}
 	return nil
 }
 
-// writeRun is about how many bytes of a columns.RowRangeWriter writeBlock writes between calls of
-// written.
+// writeRun is about how many bytes of a column writeBlock writes between calls of written.
 const writeRun = 64 << 10
 
 // writeEmptyBlock appends a block with no columns and no rows, BlockInfo{BucketNum: -1}.

@@ -9,20 +9,43 @@ import (
 	"github.com/chnative/chnative/columns"
 )
 
-// streamBlock is borrowBlock with a second String column of long values and a FixedString one,
-// so that runs of rows of every RowRangeWriter cross StreamChunk and WriteFrame.
+// streamBlock is borrowBlock with a second String column of long values, a FixedString one, and
+// columns of several streams (Nullable, LowCardinality, Array), so that the pieces of every
+// column (columns.WritePieces) cross StreamChunk and WriteFrame.
 func streamBlock(rows int) *Block {
 	b := borrowBlock(rows)
 	long := columns.NewString()
 	fs := columns.NewFixedString(24)
+	multi := map[string]columns.Column{}
+	types := []string{"Nullable(String)", "LowCardinality(String)", "Array(UInt64)"}
+	for _, typ := range types {
+		c, err := columns.New(typ)
+		if err != nil {
+			panic(err)
+		}
+		multi[typ] = c
+	}
 	for i := range rows {
-		long.Append(strings.Repeat(string(rune('a'+i%26)), i%300))
+		v := strings.Repeat(string(rune('a'+i%26)), i%300)
+		long.Append(v)
 		if err := fs.Append([]byte(fmt.Sprintf("fs-%d", i))); err != nil {
 			panic(err)
+		}
+		var nv any = v
+		if i%5 == 0 {
+			nv = nil
+		}
+		for typ, x := range map[string]any{types[0]: nv, types[1]: fmt.Sprint("k", i%5000), types[2]: []uint64{uint64(i), 1, 2, 3}} {
+			if err := multi[typ].AppendValue(x); err != nil {
+				panic(err)
+			}
 		}
 	}
 	b.Add("long", long)
 	b.Add("fs", fs)
+	for _, typ := range types {
+		b.Add(typ, multi[typ])
+	}
 	return b
 }
 
