@@ -139,3 +139,52 @@ func TestSourceErrorPropagates(t *testing.T) {
 		}
 	}
 }
+
+// SetFrameLimit (the PacketReader's block budget) refuses a frame that announces more than it
+// before its payload is read: a server cannot make a connection hold a 64 MiB frame under a
+// smaller block_memory_limit. Frames within it read as before, by every method.
+func TestFrameLimit(t *testing.T) {
+	for _, m := range allFrameMethods {
+		small, big := frameTestData("random", 4000), frameTestData("random", 6000)
+		var frames [][]byte
+		for _, data := range [][]byte{small, big} {
+			comp, err := NewCompressor(m, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := comp.appendFrame(nil, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			frames = append(frames, f)
+		}
+		r := NewFrameReader(bytes.NewReader(frames[0]))
+		r.SetFrameLimit(5000)
+		if got, err := io.ReadAll(r); err != nil || !bytes.Equal(got, small) {
+			t.Fatalf("%v: a frame within the limit: %d bytes, %v", m, len(got), err)
+		}
+		src := &frameCountingReader{r: bytes.NewReader(frames[1])}
+		r = NewFrameReader(src)
+		r.SetFrameLimit(5000)
+		_, err := io.ReadAll(r)
+		var fe *FrameError
+		if !errors.As(err, &fe) || !strings.Contains(fe.Reason, "block_memory_limit") {
+			t.Fatalf("%v: a frame past the limit: %v, want a *FrameError naming block_memory_limit", m, err)
+		}
+		if src.n != frameOverhead {
+			t.Errorf("%v: consumed %d bytes, want only the header", m, src.n)
+		}
+		r.Reset(bytes.NewReader(frames[1]))
+		r.SetFrameLimit(0) // the package's limits again
+		if got, err := io.ReadAll(r); err != nil || !bytes.Equal(got, big) {
+			t.Fatalf("%v: with no limit: %d bytes, %v", m, len(got), err)
+		}
+	}
+	p := NewPacketReader(bytes.NewReader(nil))
+	if p.SetBlockMemoryLimit(5000); p.frames.limit != 5000 {
+		t.Errorf("block_memory_limit 5000 limits frames to %d", p.frames.limit)
+	}
+	if p.SetBlockMemoryLimit(0); p.frames.limit != 0 {
+		t.Errorf("the default block_memory_limit (1 GiB) limits frames to %d, want MaxFrameUncompressed", p.frames.limit)
+	}
+}

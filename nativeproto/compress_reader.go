@@ -73,6 +73,8 @@ type FrameReader struct {
 	// stealZD is the ZSTD decoder of frames the reader decompresses ahead itself (steal).
 	stealZD *zstdFrames
 	err     error
+	// limit, when not 0, is the most bytes a frame may announce uncompressed (SetFrameLimit).
+	limit uint32
 	// direct, during Read, is the caller's buffer: a frame of at most len(direct) bytes is
 	// decompressed into it and directN set to its size, instead of into out.
 	direct  []byte
@@ -112,6 +114,31 @@ func (r *FrameReader) Reset(src io.Reader) {
 	r.setSource(src)
 	r.data = nil
 	r.err = nil
+}
+
+// SetFrameLimit refuses, from the next frame on, a frame that announces more than n bytes
+// uncompressed (or, compressed, more than an incompressible payload of n bytes takes), with a
+// *FrameError, before anything is allocated for it: the PacketReader sets its block budget, since
+// a server cuts frames within a block, so a frame past the budget holds a block past it. n <= 0,
+// or above MaxFrameUncompressed, leaves the package's limits alone.
+func (r *FrameReader) SetFrameLimit(n int64) {
+	r.limit = 0
+	if n > 0 && n < MaxFrameUncompressed {
+		r.limit = uint32(n)
+	}
+}
+
+// checkLimit is checkHeader's test against SetFrameLimit's limit.
+func (r *FrameReader) checkLimit(m Method, csize, usize uint32) error {
+	if r.limit == 0 {
+		return nil
+	}
+	// An incompressible payload: LZ4's worst case is n + n/255 + 16, ZSTD's less.
+	if usize > r.limit || uint64(csize) > uint64(r.limit)+uint64(r.limit)/128+FrameHeaderSize+64 {
+		return &FrameError{Reason: fmt.Sprintf("a frame of %d bytes (%d compressed) exceeds the block budget %d (block_memory_limit)", usize, csize, r.limit),
+			Method: m, CompressedSize: csize, UncompressedSize: usize}
+	}
+	return nil
 }
 
 // Buffered returns the number of decompressed bytes of the current frame that
@@ -175,6 +202,10 @@ func (r *FrameReader) next() error {
 func (r *FrameReader) readFrame() error {
 	r.busy = false // called with data drained
 	if a := r.takeAhead(); a != nil {
+		if r.limit != 0 && a.usize > int(r.limit) {
+			return &FrameError{Reason: fmt.Sprintf("a frame of %d bytes exceeds the block budget %d (block_memory_limit)", a.usize, r.limit),
+				UncompressedSize: uint32(a.usize)}
+		}
 		r.useAhead(a)
 		return nil
 	}
@@ -195,6 +226,9 @@ func (r *FrameReader) readFrame() error {
 	}
 	m, csize, usize := frameHeader(hdr)
 	if err := checkHeader(m, csize, usize); err != nil {
+		return err
+	}
+	if err := r.checkLimit(m, csize, usize); err != nil {
 		return err
 	}
 	total := FrameChecksumSize + int(csize)
@@ -229,6 +263,9 @@ func (r *FrameReader) readFrameInPlace() (done bool, err error) {
 	}
 	m, csize, usize := frameHeader(hdr)
 	if err := checkHeader(m, csize, usize); err != nil {
+		return true, err
+	}
+	if err := r.checkLimit(m, csize, usize); err != nil {
 		return true, err
 	}
 	total := FrameChecksumSize + int(csize)

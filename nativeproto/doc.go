@@ -43,8 +43,9 @@
 //
 //	limit                     default   bounds
 //	block_memory_limit        1 GiB     what one block makes the client allocate
-//	MaxFrameSize              64 MiB    one compressed frame
-//	MaxFrameUncompressed      64 MiB    one frame's decompressed bytes (and the ZSTD window)
+//	MaxFrameSize              64 MiB    one compressed frame (and at most block_memory_limit)
+//	MaxFrameUncompressed      64 MiB    one frame's decompressed bytes (and the ZSTD window; and
+//	                                    at most block_memory_limit)
 //	MaxColumnNameSize, -Type  1 GiB     one column name or type (the server's String cap)
 //	MaxBlockColumns           2^20      columns of one block
 //	MaxLogBlockRows           2^20      rows of one Log or ProfileEvents block

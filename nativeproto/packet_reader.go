@@ -57,6 +57,7 @@ func (p *PacketReader) SetBlockMemoryLimit(n int64) {
 		n = DefaultBlockMemoryLimit
 	}
 	p.blockLimit = n
+	p.frames.SetFrameLimit(n)
 }
 
 // BlockMemoryLimit returns the limit SetBlockMemoryLimit set.
