@@ -261,9 +261,3 @@ func (c *Array) Write(w *Writer) {
 	w.Buf = appendFixed(w.Buf, c.offs)
 	c.elem.Write(w)
 }
-
-// WritePieces is Write in pieces of about n bytes, flush called after each (PieceWriter).
-func (c *Array) WritePieces(w *Writer, n int, flush func()) {
-	writeFixedPieces(w, c.offs, n, flush)
-	WritePieces(c.elem, w, n, flush)
-}

@@ -609,10 +609,10 @@ func (c *Dynamic) appendShared(b []byte, listed int) error {
 
 // Write appends the FLATTENED data: one index per row (UInt8, UInt16 or UInt32 by the number of
 // types; the last index is NULL), then each type's rows.
-func (c *Dynamic) Write(w *Writer) { c.WritePieces(w, math.MaxInt, func() {}) }
+func (c *Dynamic) Write(w *Writer) { c.writePieces(w, math.MaxInt, func() {}) }
 
-// WritePieces is Write in pieces of about n bytes, flush called after each (PieceWriter).
-func (c *Dynamic) WritePieces(w *Writer, n int, flush func()) {
+// writePieces is Write in pieces of about n bytes, flush called after each (WritePieces).
+func (c *Dynamic) writePieces(w *Writer, n int, flush func()) {
 	types := len(c.cols)
 	per := max(n/4, 1) // indexes of up to 4 bytes
 	for idx := c.idx; len(idx) > 0; {

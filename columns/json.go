@@ -192,9 +192,6 @@ func (c *JSON) WritePrefix(w *Writer) { w.Uint64(jsonString) }
 // Write appends the JSON texts as a String column.
 func (c *JSON) Write(w *Writer) { c.text.Write(w) }
 
-// WritePieces is Write in pieces of about n bytes, flush called after each (PieceWriter).
-func (c *JSON) WritePieces(w *Writer, n int, flush func()) { WritePieces(c.text, w, n, flush) }
-
 // ReadPrefix reads the serialization version and, for the object serializations, the structure
 // and the nested prefixes.
 func (c *JSON) ReadPrefix(r *Reader) error {

@@ -461,10 +461,10 @@ func growIdx(idx []uint32, n int) []uint32 {
 }
 
 // Write appends one granule: the dictionary and the indexes in the narrowest key type.
-func (c *LowCardinality) Write(w *Writer) { c.WritePieces(w, math.MaxInt, func() {}) }
+func (c *LowCardinality) Write(w *Writer) { c.writePieces(w, math.MaxInt, func() {}) }
 
-// WritePieces is Write in pieces of about n bytes, flush called after each (PieceWriter).
-func (c *LowCardinality) WritePieces(w *Writer, n int, flush func()) {
+// writePieces is Write in pieces of about n bytes, flush called after each (WritePieces).
+func (c *LowCardinality) writePieces(w *Writer, n int, flush func()) {
 	if len(c.idx) == 0 {
 		return
 	}

@@ -199,10 +199,3 @@ func (c *Map) Write(w *Writer) {
 	c.keys.Write(w)
 	c.vals.Write(w)
 }
-
-// WritePieces is Write in pieces of about n bytes, flush called after each (PieceWriter).
-func (c *Map) WritePieces(w *Writer, n int, flush func()) {
-	writeFixedPieces(w, c.offs, n, flush)
-	WritePieces(c.keys, w, n, flush)
-	WritePieces(c.vals, w, n, flush)
-}

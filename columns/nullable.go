@@ -122,9 +122,3 @@ func (c *Nullable) Write(w *Writer) {
 	w.Buf = append(w.Buf, c.nulls...)
 	c.inner.Write(w)
 }
-
-// WritePieces is Write in pieces of about n bytes, flush called after each (PieceWriter).
-func (c *Nullable) WritePieces(w *Writer, n int, flush func()) {
-	writeBytePieces(w, c.nulls, n, flush)
-	WritePieces(c.inner, w, n, flush)
-}

@@ -225,13 +225,6 @@ func (c *Tuple) Write(w *Writer) {
 	}
 }
 
-// WritePieces is Write in pieces of about n bytes, flush called after each (PieceWriter).
-func (c *Tuple) WritePieces(w *Writer, n int, flush func()) {
-	for _, e := range c.elems {
-		WritePieces(e, w, n, flush)
-	}
-}
-
 // quoteIdent backquotes a name unless it is a plain identifier.
 func quoteIdent(s string) string {
 	plain := s != ""

@@ -333,16 +333,6 @@ func (c *Variant) Write(w *Writer) {
 	}
 }
 
-// WritePieces is Write in pieces of about n bytes, flush called after each (PieceWriter).
-func (c *Variant) WritePieces(w *Writer, n int, flush func()) {
-	writeBytePieces(w, c.discr, n, flush)
-	for _, col := range c.vars {
-		if col.Rows() > 0 {
-			WritePieces(col, w, n, flush)
-		}
-	}
-}
-
 func newVariantFromNode(n *TypeNode) (Column, error) {
 	if len(n.Args) == 0 {
 		return nil, unsupported(n, "a Variant needs types")

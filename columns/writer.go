@@ -24,21 +24,42 @@ type RowRangeWriter interface {
 	RowsWithin(from, n int) int
 }
 
-// PieceWriter is implemented by columns whose encoding has several streams (a null map and the
-// values, offsets and elements, a dictionary and its indexes): WritePieces appends what Write
-// does, calling flush after each piece of about n bytes, so that a writer that sends each piece
-// before the next never needs a buffer of the column's whole size.
-type PieceWriter interface {
-	WritePieces(w *Writer, n int, flush func())
-}
-
 // WritePieces appends c's encoding after its state prefix, as c.Write does, calling flush after
-// each piece of about n bytes (and after the last): through PieceWriter or RowRangeWriter, or
-// the memory of a WireByteser n bytes at a time; other columns in one piece.
+// each piece of about n bytes (and after the last): a writer that sends each piece before the
+// next never needs a buffer of the column's whole size. Columns of several streams (a null map
+// and the values, offsets and elements, a dictionary and its indexes) write each stream so, a
+// RowRangeWriter runs of its rows, a WireByteser its memory n bytes at a time; other columns go
+// in one piece. The column types are switched on, not asked through an interface, so that flush
+// does not escape: a caller's closure stays on its stack.
 func WritePieces(c Column, w *Writer, n int, flush func()) {
 	switch x := c.(type) {
-	case PieceWriter:
-		x.WritePieces(w, n, flush)
+	case *Nullable:
+		writeBytePieces(w, x.nulls, n, flush)
+		WritePieces(x.inner, w, n, flush)
+	case *Array:
+		writeFixedPieces(w, x.offs, n, flush)
+		WritePieces(x.elem, w, n, flush)
+	case *Map:
+		writeFixedPieces(w, x.offs, n, flush)
+		WritePieces(x.keys, w, n, flush)
+		WritePieces(x.vals, w, n, flush)
+	case *Tuple:
+		for _, e := range x.elems {
+			WritePieces(e, w, n, flush)
+		}
+	case *LowCardinality:
+		x.writePieces(w, n, flush)
+	case *Variant:
+		writeBytePieces(w, x.discr, n, flush)
+		for _, col := range x.vars {
+			if col.Rows() > 0 {
+				WritePieces(col, w, n, flush)
+			}
+		}
+	case *Dynamic:
+		x.writePieces(w, n, flush)
+	case *JSON:
+		WritePieces(x.text, w, n, flush)
 	case RowRangeWriter:
 		rows := c.Rows()
 		for from := 0; from < rows; {
