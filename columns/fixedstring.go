@@ -168,5 +168,9 @@ func (c *FixedString) WriteRows(w *Writer, from, to int) {
 // RowsWithin returns the end of the run of rows from from that holds about n bytes: at least one
 // row, at most the column's rows.
 func (c *FixedString) RowsWithin(from, n int) int {
-	return min(c.Rows(), from+max(1, n/max(c.n, 1)))
+	k := max(1, n/max(c.n, 1))
+	if k >= c.Rows()-from { // the rest (and no overflow for n near MaxInt)
+		return c.Rows()
+	}
+	return from + k
 }

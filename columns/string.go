@@ -266,8 +266,11 @@ func (c *String) RowsWithin(from, n int) int {
 	if from >= len(c.ends) {
 		return len(c.ends)
 	}
-	limit := c.start(from) + n
-	to, _ := slices.BinarySearch(c.ends[from:], limit)
+	start := c.start(from)
+	if n >= c.ends[len(c.ends)-1]-start { // the rest (and no overflow for n near MaxInt)
+		return len(c.ends)
+	}
+	to, _ := slices.BinarySearch(c.ends[from:], start+n)
 	return min(len(c.ends), from+max(to, 1))
 }
 

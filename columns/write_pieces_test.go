@@ -3,6 +3,7 @@ package columns
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -24,7 +25,7 @@ func TestWritePiecesMatchesWrite(t *testing.T) {
 		appendAll(t, c, tc.vals...)
 		var whole Writer
 		c.Write(&whole)
-		for _, n := range []int{1, 7, 64, 1 << 16} {
+		for _, n := range []int{1, 7, 64, 1 << 16, math.MaxInt} {
 			var w Writer
 			WritePieces(c, &w, n, func() {})
 			if !bytes.Equal(w.Buf, whole.Buf) {
@@ -85,5 +86,28 @@ func TestWritePiecesBounded(t *testing.T) {
 		if most > n+n/4 || flushes < len(w.Buf)/(2*n) {
 			t.Errorf("%s: %d bytes in %d pieces, the largest %d; want pieces of about %d", tc.typ, len(w.Buf), flushes, most, n)
 		}
+	}
+}
+
+// RowsWithin past the rest of the column, from any row, returns the column's end (a byte count
+// near MaxInt does not overflow into a run of one row).
+func TestRowsWithinHuge(t *testing.T) {
+	s, fs := NewString(), NewFixedString(3)
+	for i := range 10 {
+		s.Append(fmt.Sprint("value ", i))
+		if err := fs.Append([]byte("abc")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, from := range []int{0, 1, 9} {
+		if got := s.RowsWithin(from, math.MaxInt); got != 10 {
+			t.Errorf("String.RowsWithin(%d, MaxInt) = %d, want 10", from, got)
+		}
+		if got := fs.RowsWithin(from, math.MaxInt); got != 10 {
+			t.Errorf("FixedString.RowsWithin(%d, MaxInt) = %d, want 10", from, got)
+		}
+	}
+	if got := s.RowsWithin(2, 1); got != 3 {
+		t.Errorf("String.RowsWithin(2, 1) = %d, want one row", got)
 	}
 }
