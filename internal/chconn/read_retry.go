@@ -73,28 +73,13 @@ func (r *Result) rerun(err error) (bool, error) {
 			if cols == nil || r.Ended() {
 				return true, nil
 			}
-			if merr := sameHeader(cols, r.cols); merr != nil {
-				return false, r.finish(&ProtocolError{Op: "read retry", Err: merr})
+			n := len(cols) / 2 // the first run's names, then types
+			if e := blockMismatch("read retry header", r.block, cols[:n:n], cols[n:]); e != nil {
+				return false, r.finish(&ProtocolError{Op: "read retry", Err: e})
 			}
 			return true, nil
 		}
 	}
-}
-
-// sameHeader returns a *BlockMismatchError when got, a rerun's header columns (names, then
-// types), are not want, the first run's.
-func sameHeader(want, got []string) error {
-	n, m := len(want)/2, len(got)/2
-	if n != m {
-		return &BlockMismatchError{Block: "read retry header", Column: -1, Got: m, Want: n}
-	}
-	for i := range n {
-		if want[i] != got[i] || want[n+i] != got[m+i] {
-			return &BlockMismatchError{Block: "read retry header", Column: i, Name: got[i], WantName: want[i],
-				Type: got[m+i], WantType: want[n+i]}
-		}
-	}
-	return nil
 }
 
 // start sends c's read on c into r, made a zero Result.

@@ -174,15 +174,24 @@ func (e *BlockMismatchError) Error() string {
 // not have the header's columns: the same count, names and exact type strings (so Int8 then Int64,
 // also inside Nullable or Array, is refused). No allocation when they match: it runs per block.
 func (r *Result) checkBlock(what string, b *nativeproto.Block) error {
-	names, types := r.Names(), r.Types()
-	if i := mismatch(b, names, types); i != matched {
-		e := &BlockMismatchError{Block: what, Column: i, Got: b.NumColumns(), Want: len(names)}
-		if i >= 0 {
-			e.Name, e.WantName, e.Type, e.WantType = b.Name(i), names[i], b.Type(i), types[i]
-		}
+	if e := blockMismatch(what, b, r.Names(), r.Types()); e != nil {
 		return &ProtocolError{Op: "result", Err: e}
 	}
 	return nil
+}
+
+// blockMismatch returns the *BlockMismatchError of b, a what block, against the columns names
+// and types, or nil when it has them.
+func blockMismatch(what string, b *nativeproto.Block, names, types []string) *BlockMismatchError {
+	i := mismatch(b, names, types)
+	if i == matched {
+		return nil
+	}
+	e := &BlockMismatchError{Block: what, Column: i, Got: b.NumColumns(), Want: len(names)}
+	if i >= 0 {
+		e.Name, e.WantName, e.Type, e.WantType = b.Name(i), names[i], b.Type(i), types[i]
+	}
+	return e
 }
 
 // matched is mismatch's answer for a block with the header's columns.
