@@ -109,7 +109,8 @@ func (r *FrameReader) takeAhead() *aheadFrame {
 	r.joinOne(a)
 	r.aheadHead = (r.aheadHead + 1) % aheadDepth
 	r.aheadN--
-	if a.err != nil || a.n != a.usize || r.buf.Offset() != a.pos {
+	// A frame past SetFrameLimit's limit is read inline too, whose checkLimit refuses it.
+	if a.err != nil || a.n != a.usize || r.buf.Offset() != a.pos || r.limit != 0 && a.usize > int(r.limit) {
 		r.dropAhead()
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/chnative/chnative/internal/wire"
@@ -219,5 +220,37 @@ func TestDecompressAheadPosition(t *testing.T) {
 	}
 	if r.aheadTaken != 0 {
 		t.Fatalf("%d frames taken ahead", r.aheadTaken)
+	}
+}
+
+// A frame decompressed ahead that is past the frame limit (block_memory_limit lowered meanwhile)
+// is not taken: the inline read refuses it, as it refuses any such frame.
+func TestDecompressAheadFrameLimit(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	stream, _ := aheadStream(t, MethodLZ4, 4)
+	p := NewPacketReader(&chunkReader{b: stream, rnd: rand.New(rand.NewPCG(1, 1)), max: 300 << 10})
+	p.SetRevision(54460)
+	p.SetCompression(true)
+	if code, err := p.ReadCode(); err != nil || code != ServerCodeData {
+		t.Fatalf("first packet: %v, %v", code, err)
+	}
+	if _, _, err := p.ReadBlock(nil); err != nil {
+		t.Fatal(err)
+	}
+	p.SetBlockMemoryLimit(64 << 10) // below the next blocks' frames
+	var err error
+	for err == nil {
+		var code ServerCode
+		if code, err = p.ReadCode(); err == nil && (code == ServerCodeData || code == ServerCodeTotals) {
+			_, _, err = p.ReadBlock(nil)
+		} else if err == nil && code == ServerCodeProgress {
+			_, err = p.ReadProgress()
+		} else if err == nil {
+			t.Fatalf("the stream ended (%v) with no frame refused", code)
+		}
+	}
+	var fe *FrameError
+	if !errors.As(err, &fe) || !strings.Contains(fe.Reason, "block_memory_limit") {
+		t.Fatalf("after lowering the limit: %v, want a *FrameError naming block_memory_limit", err)
 	}
 }

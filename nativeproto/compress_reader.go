@@ -202,10 +202,6 @@ func (r *FrameReader) next() error {
 func (r *FrameReader) readFrame() error {
 	r.busy = false // called with data drained
 	if a := r.takeAhead(); a != nil {
-		if r.limit != 0 && a.usize > int(r.limit) {
-			return &FrameError{Reason: fmt.Sprintf("a frame of %d bytes exceeds the block budget %d (block_memory_limit)", a.usize, r.limit),
-				UncompressedSize: uint32(a.usize)}
-		}
 		r.useAhead(a)
 		return nil
 	}
