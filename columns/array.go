@@ -1,6 +1,7 @@
 package columns
 
 import (
+	"math"
 	"reflect"
 )
 
@@ -257,7 +258,10 @@ func readOffsets(r *Reader, col Column, offs *[]uint64, rows int) (int, error) {
 }
 
 // Write appends the offsets and the elements.
-func (c *Array) Write(w *Writer) {
-	w.Buf = appendFixed(w.Buf, c.offs)
-	c.elem.Write(w)
+func (c *Array) Write(w *Writer) { c.writePieces(w, math.MaxInt, func() {}) }
+
+// writePieces is Write in pieces of about n bytes, flush called after each (WritePieces).
+func (c *Array) writePieces(w *Writer, n int, flush func()) {
+	writeFixedPieces(w, c.offs, n, flush)
+	WritePieces(c.elem, w, n, flush)
 }

@@ -192,6 +192,9 @@ func (c *JSON) WritePrefix(w *Writer) { w.Uint64(jsonString) }
 // Write appends the JSON texts as a String column.
 func (c *JSON) Write(w *Writer) { c.text.Write(w) }
 
+// writePieces is Write in pieces of about n bytes, flush called after each (WritePieces).
+func (c *JSON) writePieces(w *Writer, n int, flush func()) { WritePieces(c.text, w, n, flush) }
+
 // ReadPrefix reads the serialization version and, for the object serializations, the structure
 // and the nested prefixes.
 func (c *JSON) ReadPrefix(r *Reader) error {

@@ -1,6 +1,7 @@
 package columns
 
 import (
+	"math"
 	"reflect"
 	"sort"
 )
@@ -194,8 +195,11 @@ func (c *Map) Read(r *Reader, rows int) error {
 }
 
 // Write appends the offsets, the keys and the values.
-func (c *Map) Write(w *Writer) {
-	w.Buf = appendFixed(w.Buf, c.offs)
-	c.keys.Write(w)
-	c.vals.Write(w)
+func (c *Map) Write(w *Writer) { c.writePieces(w, math.MaxInt, func() {}) }
+
+// writePieces is Write in pieces of about n bytes, flush called after each (WritePieces).
+func (c *Map) writePieces(w *Writer, n int, flush func()) {
+	writeFixedPieces(w, c.offs, n, flush)
+	WritePieces(c.keys, w, n, flush)
+	WritePieces(c.vals, w, n, flush)
 }

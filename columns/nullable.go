@@ -1,6 +1,9 @@
 package columns
 
-import "reflect"
+import (
+	"math"
+	"reflect"
+)
 
 // Nullable is a column of Nullable(T): a null map (1 = NULL) and the inner column, which holds T's
 // default value at NULL rows.
@@ -118,7 +121,10 @@ func (c *Nullable) Read(r *Reader, rows int) error {
 }
 
 // Write appends the null map and the inner values.
-func (c *Nullable) Write(w *Writer) {
-	w.Buf = append(w.Buf, c.nulls...)
-	c.inner.Write(w)
+func (c *Nullable) Write(w *Writer) { c.writePieces(w, math.MaxInt, func() {}) }
+
+// writePieces is Write in pieces of about n bytes, flush called after each (WritePieces).
+func (c *Nullable) writePieces(w *Writer, n int, flush func()) {
+	writeBytePieces(w, c.nulls, n, flush)
+	WritePieces(c.inner, w, n, flush)
 }

@@ -1,6 +1,7 @@
 package columns
 
 import (
+	"math"
 	"reflect"
 	"strings"
 )
@@ -219,9 +220,12 @@ func (c *Tuple) Read(r *Reader, rows int) error {
 }
 
 // Write appends each element column in order.
-func (c *Tuple) Write(w *Writer) {
+func (c *Tuple) Write(w *Writer) { c.writePieces(w, math.MaxInt, func() {}) }
+
+// writePieces is Write in pieces of about n bytes, flush called after each (WritePieces).
+func (c *Tuple) writePieces(w *Writer, n int, flush func()) {
 	for _, e := range c.elems {
-		e.Write(w)
+		WritePieces(e, w, n, flush)
 	}
 }
 

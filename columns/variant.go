@@ -1,6 +1,7 @@
 package columns
 
 import (
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -324,11 +325,14 @@ func variantOffsets[T uint8 | uint16 | uint32](col Column, idx []T, offs *[]uint
 }
 
 // Write appends the discriminators and each variant's rows.
-func (c *Variant) Write(w *Writer) {
-	w.Buf = append(w.Buf, c.discr...)
+func (c *Variant) Write(w *Writer) { c.writePieces(w, math.MaxInt, func() {}) }
+
+// writePieces is Write in pieces of about n bytes, flush called after each (WritePieces).
+func (c *Variant) writePieces(w *Writer, n int, flush func()) {
+	writeBytePieces(w, c.discr, n, flush)
 	for _, col := range c.vars {
 		if col.Rows() > 0 {
-			col.Write(w)
+			WritePieces(col, w, n, flush)
 		}
 	}
 }

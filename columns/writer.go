@@ -29,37 +29,27 @@ type RowRangeWriter interface {
 // next never needs a buffer of the column's whole size. Columns of several streams (a null map
 // and the values, offsets and elements, a dictionary and its indexes) write each stream so, a
 // RowRangeWriter runs of its rows, a WireByteser its memory n bytes at a time; other columns go
-// in one piece. The column types are switched on, not asked through an interface, so that flush
-// does not escape: a caller's closure stays on its stack.
+// in one piece. Each column of several streams knows its order (its writePieces, which its Write
+// is with no flush); they are switched on, not asked through an interface, so that flush does
+// not escape: a caller's closure stays on its stack.
 func WritePieces(c Column, w *Writer, n int, flush func()) {
 	switch x := c.(type) {
 	case *Nullable:
-		writeBytePieces(w, x.nulls, n, flush)
-		WritePieces(x.inner, w, n, flush)
+		x.writePieces(w, n, flush)
 	case *Array:
-		writeFixedPieces(w, x.offs, n, flush)
-		WritePieces(x.elem, w, n, flush)
+		x.writePieces(w, n, flush)
 	case *Map:
-		writeFixedPieces(w, x.offs, n, flush)
-		WritePieces(x.keys, w, n, flush)
-		WritePieces(x.vals, w, n, flush)
+		x.writePieces(w, n, flush)
 	case *Tuple:
-		for _, e := range x.elems {
-			WritePieces(e, w, n, flush)
-		}
+		x.writePieces(w, n, flush)
 	case *LowCardinality:
 		x.writePieces(w, n, flush)
 	case *Variant:
-		writeBytePieces(w, x.discr, n, flush)
-		for _, col := range x.vars {
-			if col.Rows() > 0 {
-				WritePieces(col, w, n, flush)
-			}
-		}
+		x.writePieces(w, n, flush)
 	case *Dynamic:
 		x.writePieces(w, n, flush)
 	case *JSON:
-		WritePieces(x.text, w, n, flush)
+		x.writePieces(w, n, flush)
 	case RowRangeWriter:
 		rows := c.Rows()
 		for from := 0; from < rows; {
