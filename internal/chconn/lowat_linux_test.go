@@ -9,36 +9,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chnative/chnative/internal/testenv"
 	"github.com/chnative/chnative/internal/wire"
 )
 
-// tcpPair returns both ends of a loopback TCP connection.
-// The tests using it skip on a kernel older than 5.11, where withLowat sets no mark.
+// tcpPair is testenv.TCPPair; the tests using it skip on a kernel older than 5.11, where
+// withLowat sets no mark.
 func tcpPair(t *testing.T) (client, server net.Conn) {
 	t.Helper()
 	if !lowatKernel() {
 		t.Skip("kernel older than 5.11: withLowat sets no mark")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	accepted := make(chan net.Conn, 1)
-	go func() {
-		c, _ := ln.Accept()
-		accepted <- c
-	}()
-	client, err = net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	server = <-accepted
-	if server == nil {
-		t.Fatal("accept failed")
-	}
-	t.Cleanup(func() { client.Close(); server.Close() })
-	return client, server
+	return testenv.TCPPair(t)
 }
 
 // rcvlowat reads the socket's SO_RCVLOWAT.

@@ -4,29 +4,9 @@ import (
 	"net"
 	"testing"
 	"time"
-)
 
-// pair returns both ends of a loopback TCP connection.
-func pair(t *testing.T) (client, server net.Conn) {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	accepted := make(chan net.Conn)
-	go func() {
-		c, _ := ln.Accept()
-		accepted <- c
-	}()
-	client, err = net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	server = <-accepted
-	t.Cleanup(func() { client.Close(); server.Close() })
-	return client, server
-}
+	"github.com/chnative/chnative/internal/testenv"
+)
 
 // eventually probes until it sees want (the peer's bytes or close take a moment to arrive).
 func eventually(t *testing.T, c net.Conn, want Result) {
@@ -42,7 +22,7 @@ func eventually(t *testing.T, c net.Conn, want Result) {
 }
 
 func TestProbe(t *testing.T) {
-	c, s := pair(t)
+	c, s := testenv.TCPPair(t)
 	if got := Probe(c); got != Idle {
 		t.Fatalf("an open idle connection: %v, want Idle", got)
 	}
@@ -58,7 +38,7 @@ func TestProbe(t *testing.T) {
 	s.Close()
 	eventually(t, c, Closed)
 
-	c2, _ := pair(t)
+	c2, _ := testenv.TCPPair(t)
 	c2.Close()
 	if got := Probe(c2); got != Closed {
 		t.Errorf("a connection closed here: %v, want Closed", got)
