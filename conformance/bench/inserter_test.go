@@ -33,8 +33,9 @@ import (
 // and a Null table (the server keeps nothing: the clients' own costs). One op is the whole
 // workload; it reports wall time per row, client CPU per row (this process's user+system), the
 // server's CPU per row (serverCPU), the rows per second and the peak heap above the heap in use
-// before (live heap objects, sampled every 2 ms). The async arms send with async_insert=1 and wait_for_async_insert=1: the server
-// buffers the 10,000-row inserts and confirms once it wrote them.
+// before (live heap objects, sampled every 2 ms). The async arms send with async_insert=1 and
+// wait_for_async_insert=1: the server buffers the 10,000-row inserts and confirms once it wrote
+// them.
 //
 // It runs only with BENCH_INSERTER=1 (run.sh's inserter step, into results/inserter.txt): one op
 // writes 16M rows, too long for every round of the suite.
