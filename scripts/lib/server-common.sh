@@ -13,13 +13,31 @@ port_in_use() {
 		/proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
-# free_port [AVOID...]: a random port in 20000..59999 that no socket on this machine uses, other
+# port_range: "LOW COUNT", the ports free_port picks from. They lie outside the kernel's
+# ephemeral range (net.ipv4.ip_local_port_range), which the kernel hands to outgoing connections
+# and to listeners on port 0: a server restarted on its old ports (cluster.sh restart, the fault
+# tests) would otherwise find one of them taken by a client's socket while it was down, and fail
+# to bind. Below the range when there is room, else above it.
+port_range() {
+	local lo=32768 hi=60999
+	read -r lo hi </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
+	if ((lo - 10000 >= 2000)); then
+		echo "10000 $((lo - 10000))"
+	elif ((65535 - hi >= 2000)); then
+		echo "$((hi + 1)) $((65535 - hi))"
+	else
+		echo "20000 40000" # no room outside it: a restart may then find its port taken
+	fi
+}
+
+# free_port [AVOID...]: a random port from port_range that no socket on this machine uses, other
 # than the AVOID ports (ports already picked). Races are handled by the callers, which retry the
 # whole start when the server cannot bind.
 free_port() {
-	local p i
+	local p i low count
+	read -r low count <<<"$(port_range)"
 	for ((i = 0; i < 200; i++)); do
-		p=$((20000 + RANDOM % 40000))
+		p=$((low + (RANDOM * 32768 + RANDOM) % count))
 		[[ " $* " == *" $p "* ]] && continue
 		port_in_use "$p" && continue
 		tcp_open "$p" && continue
