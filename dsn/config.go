@@ -39,7 +39,9 @@ const (
 
 // What the process keeps besides its connections: the blocks and buffers statements grew past
 // [Config.BlockKeepBytes] wait, for the next big statement of any connection, up to SpareBudget
-// bytes in all, each freed after SpareIdle unused. Not settings: every connection shares them.
+// bytes in all, each freed after SpareIdle unused: long enough for the next of big statements that
+// come one after another, short enough that memory held for a burst of them (live heap, which also
+// raises the garbage collector's goal) goes soon. Not settings: every connection shares them.
 const (
 	SpareBudget = 128 << 20
 	SpareIdle   = 2 * time.Second

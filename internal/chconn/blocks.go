@@ -1,6 +1,7 @@
 package chconn
 
 import (
+	"github.com/chnative/chnative/dsn"
 	"github.com/chnative/chnative/internal/spare"
 	"github.com/chnative/chnative/nativeproto"
 )
@@ -119,7 +120,7 @@ func (k *blockCache) keepAhead(b *nativeproto.Block) bool { return k.keep(roleAh
 // new one instead: otherwise every small statement would take the big block and give it back.
 func (k *blockCache) trim(limit int64) {
 	for r, b := range k.roles {
-		size := b.Retained(spare.Budget) // one walk: above the budget it stops, and Put refuses b
+		size := b.Retained(dsn.SpareBudget) // one walk: above the budget it stops, and Put refuses b
 		if size <= limit {
 			continue
 		}

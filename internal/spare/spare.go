@@ -2,8 +2,8 @@
 // ended (each connection keeps only what its DSN's block_keep_bytes allows), so that the next big
 // statement of any connection reuses them instead of growing new ones.
 //
-// All caches share one budget: together they hold at most [Budget] bytes, the oldest entry going
-// first when a new one needs room, and an entry unused for [Idle] is dropped, so memory a process
+// All caches share one budget: together they hold at most [dsn.SpareBudget] bytes, the oldest
+// entry going first when a new one needs room, and an entry unused for [dsn.SpareIdle] is dropped, so memory a process
 // no longer needs goes back to the heap within that time. Unlike a sync.Pool, a collection does
 // not empty them: a process that runs big statements one after another keeps reusing the same
 // memory whatever the garbage collector's pace.
@@ -14,15 +14,6 @@ import (
 	"time"
 
 	"github.com/chnative/chnative/dsn"
-)
-
-const (
-	// Budget is the most memory, in bytes, all caches hold together.
-	Budget = dsn.SpareBudget
-	// Idle is how long an entry is kept unused before it is dropped: long enough for the next
-	// of big statements that come one after another, short enough that memory a process held
-	// for a burst of them (live heap, which also raises the garbage collector's goal) goes soon.
-	Idle = dsn.SpareIdle
 )
 
 // Cache holds spare values of one kind, newest first out. Its methods are safe for concurrent use.
@@ -48,10 +39,10 @@ var shared struct {
 	caches []cache
 	timer  *time.Timer // made once, then reset: set while armed
 	armed  bool
-	idle   time.Duration // Idle; tests shorten it
+	idle   time.Duration // dsn.SpareIdle; tests shorten it
 }
 
-func init() { shared.idle = Idle }
+func init() { shared.idle = dsn.SpareIdle }
 
 // New returns a Cache under the shared budget.
 func New[T any]() *Cache[T] {
@@ -65,13 +56,13 @@ func New[T any]() *Cache[T] {
 // Put offers v, which retains size bytes, and reports whether it is kept: a value bigger than
 // the whole budget is not; otherwise the oldest entries of any cache go until v fits.
 func (c *Cache[T]) Put(v T, size int64) bool {
-	if size > Budget || size < 0 {
+	if size > dsn.SpareBudget || size < 0 {
 		return false
 	}
 	now := time.Now()
 	shared.mu.Lock()
 	defer shared.mu.Unlock()
-	for shared.held+size > Budget {
+	for shared.held+size > dsn.SpareBudget {
 		from, _ := oldestLocked()
 		shared.held -= from.dropOldest() // held > 0 so some cache has an entry
 	}

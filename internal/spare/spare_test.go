@@ -3,6 +3,8 @@ package spare
 import (
 	"testing"
 	"time"
+
+	"github.com/chnative/chnative/dsn"
 )
 
 // reset empties every cache and the budget for a test.
@@ -52,7 +54,7 @@ func TestGetNewestFirst(t *testing.T) {
 func TestBudgetDropsOldestOfAnyCache(t *testing.T) {
 	reset(t)
 	a, b := New[string](), New[string]()
-	third := int64(Budget / 3)
+	third := int64(dsn.SpareBudget / 3)
 	if !a.Put("a1", third) || !b.Put("b1", third) || !a.Put("a2", third) {
 		t.Fatal("a value within the budget was refused")
 	}
@@ -60,8 +62,8 @@ func TestBudgetDropsOldestOfAnyCache(t *testing.T) {
 	if !b.Put("b2", third) {
 		t.Fatal("b2 refused")
 	}
-	if got := Held(); got > Budget {
-		t.Fatalf("Held = %d, above the budget %d", got, Budget)
+	if got := Held(); got > dsn.SpareBudget {
+		t.Fatalf("Held = %d, above the budget %d", got, dsn.SpareBudget)
 	}
 	if v, _ := a.Get(); v != "a2" {
 		t.Fatalf("a's newest = %q, want a2", v)
@@ -69,7 +71,7 @@ func TestBudgetDropsOldestOfAnyCache(t *testing.T) {
 	if v, ok := a.Get(); ok {
 		t.Fatalf("a still holds %q: the oldest entry was not the one dropped", v)
 	}
-	if a.Put("huge", Budget+1) {
+	if a.Put("huge", dsn.SpareBudget+1) {
 		t.Fatal("a value above the whole budget was kept")
 	}
 	if v, _ := b.Get(); v != "b2" {
@@ -112,7 +114,7 @@ func TestTimerEmptiesTheCaches(t *testing.T) {
 	shared.mu.Unlock()
 	defer func() {
 		shared.mu.Lock()
-		shared.idle = Idle
+		shared.idle = dsn.SpareIdle
 		shared.mu.Unlock()
 	}()
 	c := New[[]byte]()
