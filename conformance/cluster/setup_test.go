@@ -165,9 +165,9 @@ func exec(t *testing.T, db *sql.DB, stmts ...string) {
 // A block resent after a fault is dropped only while its first attempt's hash is among the
 // table's last replicated_deduplication_window blocks (100 on 18.16). The tests insert about 20
 // blocks a second into each shard and stall a replica for 8 s, so a resend can come more than
-// 100 blocks after its first attempt: a CI run found one batch's rows of one shard twice, with
-// every insert's dedup path otherwise clean (docs/exactly-once.md, "Tables on which it holds").
-// The tables keep 100,000 hashes.
+// 100 blocks after its first attempt: a CI run found one batch's rows of one shard twice, as
+// the stall plan does to a few batches every run with the window at 5 (docs/exactly-once.md,
+// "Tables on which it holds"). The tables keep 100,000 hashes.
 func replicatedTable(t *testing.T, cl *testenv.ClusterEnv, name, cols string) {
 	t.Helper()
 	db := nodeDB(t, cl, cl.Nodes()[0].Name)
