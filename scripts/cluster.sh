@@ -128,13 +128,17 @@ node_alive() { pid_cmdline_has "$(node_pid "$1")" "$STATE_DIR/$1/"; }
 node_stalled() { [[ "$(awk '{ print $3 }' "/proc/$(node_pid "$1")/stat" 2>/dev/null)" == T ]]; }
 
 # node_procs NODE: the pids of the node's processes: the members of its process group (each node
-# leads its own session) whose command line names its directory (so a reused pid is left alone).
+# leads its own session) whose command line names its directory (so a reused pid is left alone),
+# and those dying (pid_exiting: a killed server holds its ports and data until its last thread
+# ends, and the node is not gone before).
 node_procs() {
 	local pid p
 	pid="$(node_pid "$1")"
 	[[ -n "$pid" ]] || return 0
 	for p in $(pgrep -g "$pid" 2>/dev/null); do
-		pid_cmdline_has "$p" "$STATE_DIR/$1/" && echo "$p"
+		if pid_cmdline_has "$p" "$STATE_DIR/$1/" || pid_exiting "$p"; then
+			echo "$p"
+		fi
 	done
 	return 0
 }
@@ -478,7 +482,7 @@ cmd_kill() {
 		return 0
 	fi
 	signal_node "$1" KILL
-	wait_gone 10 "$1" || die "$1 still running 10s after SIGKILL"
+	wait_gone 25 "$1" || die "$1 still running 25s after SIGKILL"
 	date +%s >"$STATE_DIR/$1/killed_at"
 	log "killed $1"
 }

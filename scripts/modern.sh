@@ -95,16 +95,18 @@ remove_state_dir() { remove_owned_dir "$STATE_DIR" "$MARKER"; }
 
 terminate() {
 	# SIGTERM to the supervisor $1 (it stops the engine cleanly), SIGKILL to the whole process
-	# group if it is still running after 30 s.
+	# group if it is still running after 30 s; returns when every thread of $1 has ended.
 	local pid="$1" i
 	kill -TERM "$pid" 2>/dev/null || true
 	for ((i = 0; i < 300; i++)); do
-		pid_alive "$pid" || return 0
+		pid_alive "$pid" || break
 		sleep 0.1
 	done
-	log "still running after 30s; sending SIGKILL"
-	kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
-	sleep 0.5
+	if ((i == 300)); then
+		log "still running after 30s; sending SIGKILL"
+		kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+	fi
+	wait_exited "$pid" || log "warning: threads of pid $pid still running 60s after it exited"
 }
 
 stop_server() {

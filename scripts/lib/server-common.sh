@@ -102,8 +102,38 @@ take_lock() {
 # contains TEXT: the guard against a reused pid.
 pid_cmdline_has() {
 	[[ -n "$1" ]] && kill -0 "$1" 2>/dev/null || return 1
-	[[ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != Z ]] || return 1
+	[[ "$(task_state "/proc/$1")" != Z ]] || return 1
 	tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -qF -- "$2"
+}
+
+# task_state DIR: the state letter (R, S, D, Z, ...) in DIR/stat, a /proc/PID or a task of it.
+task_state() { sed 's/.*) //' "$1/stat" 2>/dev/null | cut -d' ' -f1; }
+
+# pid_exiting PID: 0 while PID dies: its main thread is a zombie (its command line gone, so
+# pid_cmdline_has says no) but another of its threads is not, and holds the process's files:
+# its listening sockets and, for ClickHouse, the lock on its data directory's status file. After
+# a SIGKILL each thread ends on its own; one in the middle of disk I/O can take seconds, and a
+# server started on the same ports and data meanwhile exits ("Cannot lock file .../status").
+pid_exiting() {
+	local t
+	[[ -n "$1" && "$(task_state "/proc/$1")" == Z ]] || return 1
+	for t in /proc/"$1"/task/*; do
+		case "$(task_state "$t")" in
+		Z | X | "") ;;
+		*) return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# wait_exited PID [SECONDS]: waits, 60 s at most, until no thread of PID is left (see
+# pid_exiting); non-zero if one still is.
+wait_exited() {
+	local deadline=$((SECONDS + ${2:-60}))
+	while pid_exiting "$1"; do
+		((SECONDS < deadline)) || return 1
+		sleep 0.1
+	done
 }
 
 # http_query PORT SQL: runs SQL over HTTP on 127.0.0.1:PORT, prints the answer; non-zero when the
