@@ -284,6 +284,7 @@ launch_node() {
 		modern_launch "$STATE_DIR/launcher" "$(<"$STATE_DIR/chdb_lib")" "$d" "$(port "$n" tcp)" "$(port "$n" http)"
 		;;
 	esac
+	wait_exec "$(node_pid "$n")" "$d/"
 }
 
 # stop_nodes NODE...: SIGCONT (a stalled node can then die), SIGTERM, and SIGKILL to what is left

@@ -106,6 +106,20 @@ pid_cmdline_has() {
 	tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -qF -- "$2"
 }
 
+# wait_exec PID TEXT: waits, 10 s at most, until PID, just started with `&`, has exec'd the
+# command whose line contains TEXT, or has exited. Until then its command line is the forking
+# shell's: pid_cmdline_has says no, and a caller would take a server still starting for one that
+# exited, and start a second on the same ports and data (a loaded CI machine did, and the first
+# went on holding them).
+wait_exec() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		kill -0 "$1" 2>/dev/null && [[ "$(task_state "/proc/$1")" != Z ]] || return 0
+		tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -qF -- "$2" && return 0
+		sleep 0.1
+	done
+}
+
 # task_state DIR: the state letter (R, S, D, Z, ...) in DIR/stat, a /proc/PID or a task of it.
 task_state() { sed 's/.*) //' "$1/stat" 2>/dev/null | cut -d' ' -f1; }
 
