@@ -4,9 +4,9 @@
 //
 // All caches share one budget: together they hold at most [dsn.SpareBudget] bytes, the oldest
 // entry going first when a new one needs room, and an entry unused for [dsn.SpareIdle] is
-// dropped, so memory a process no longer needs goes back to the heap within that time. Unlike a sync.Pool, a collection does
-// not empty them: a process that runs big statements one after another keeps reusing the same
-// memory whatever the garbage collector's pace.
+// dropped, so memory a process no longer needs goes back to the heap within that time. Unlike a
+// sync.Pool, a collection does not empty them: a process that runs big statements one after
+// another keeps reusing the same memory whatever the garbage collector's pace.
 package spare
 
 import (
