@@ -125,7 +125,7 @@ node_pid() { cat "$STATE_DIR/$1/pid" 2>/dev/null || true; }
 # its command line names a file in the node's directory.
 node_alive() { pid_cmdline_has "$(node_pid "$1")" "$STATE_DIR/$1/"; }
 
-node_stalled() { [[ "$(awk '{ print $3 }' "/proc/$(node_pid "$1")/stat" 2>/dev/null)" == T ]]; }
+node_stalled() { [[ "$(task_state "/proc/$(node_pid "$1")")" == T ]]; }
 
 # node_procs NODE: the pids of the node's processes: the members of its process group (each node
 # leads its own session) whose command line names its directory (so a reused pid is left alone),

@@ -101,10 +101,11 @@ take_lock() {
 # pid_cmdline_has PID TEXT: 0 when process PID is alive (not a zombie) and its command line
 # contains TEXT: the guard against a reused pid.
 pid_cmdline_has() {
-	[[ -n "$1" ]] && kill -0 "$1" 2>/dev/null || return 1
-	[[ "$(task_state "/proc/$1")" != Z ]] || return 1
-	tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -qF -- "$2"
+	pid_running "$1" && tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -qF -- "$2"
 }
+
+# pid_running PID: 0 when process PID exists and its main thread is not a zombie.
+pid_running() { [[ -n "$1" ]] && kill -0 "$1" 2>/dev/null && [[ "$(task_state "/proc/$1")" != Z ]]; }
 
 # wait_exec PID TEXT: waits, 10 s at most, until PID, just started with `&`, has exec'd the
 # command whose line contains TEXT, or has exited. Until then its command line is the forking
@@ -114,8 +115,8 @@ pid_cmdline_has() {
 wait_exec() {
 	local i
 	for ((i = 0; i < 100; i++)); do
-		kill -0 "$1" 2>/dev/null && [[ "$(task_state "/proc/$1")" != Z ]] || return 0
-		tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -qF -- "$2" && return 0
+		pid_running "$1" || return 0
+		pid_cmdline_has "$1" "$2" && return 0
 		sleep 0.1
 	done
 }
