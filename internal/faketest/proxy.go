@@ -111,7 +111,8 @@ func (p *Proxy) Addr() string { return p.addr }
 // Accepts returns the number of connections accepted so far.
 func (p *Proxy) Accepts() int64 { return p.accepts.Load() }
 
-// Bytes returns the number of bytes forwarded in direction d so far.
+// Bytes returns the number of bytes forwarded in direction d so far. A chunk is counted before
+// it is written on, so by the time an answer to it arrives its bytes are in the count.
 func (p *Proxy) Bytes(d Direction) int64 { return p.bytes[d].Load() }
 
 // OpenConns returns the number of connections whose forwarding has not ended yet.
@@ -318,10 +319,12 @@ func (p *Proxy) pump(pr *pair, d Direction, src, dst net.Conn) {
 				return
 			}
 			if len(chunk) > 0 {
+				// Counted before the write: the answer to these bytes can reach the client (and
+				// a test reading Bytes) before this goroutine runs again after Write.
+				p.bytes[d].Add(int64(len(chunk)))
 				if _, werr := dst.Write(chunk); werr != nil {
 					return
 				}
-				p.bytes[d].Add(int64(len(chunk)))
 			}
 			if cut {
 				return
