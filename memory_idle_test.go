@@ -3,25 +3,19 @@ package chnative
 import (
 	"context"
 	"database/sql"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/chnative/chnative/internal/spare"
+	"github.com/chnative/chnative/internal/testenv"
 )
 
 // idleBound is what one idle connection may keep by default, whatever it did before (issue 36).
 const idleBound = 8 << 20
 
-// heapAfterGC returns the heap in use after two GCs, less what the spare caches hold (package
-// spare: the process's, for any connection's next big statement, freed after dsn.SpareIdle).
-func heapAfterGC() int64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return int64(ms.HeapAlloc) - spare.Held() // the process's, not any connection's
-}
+// heapAfterGC returns the heap in use, less what the spare caches hold (the process's, for any
+// connection's next big statement, not any connection's).
+func heapAfterGC() int64 { return testenv.HeapInUse(spare.Held) }
 
 // A pooled connection that read big blocks (through Rows, QueryBlocks, Select) or sent them (a
 // prepared-statement insert, Batch.Append) keeps at most idleBound of heap while it sits idle in

@@ -3,7 +3,6 @@ package chconn
 import (
 	"context"
 	"errors"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -18,15 +17,8 @@ import (
 // (A literal rather than repeat(), which ClickHouse 18.16 lacks.)
 var wideQuery = "SELECT concat('" + strings.Repeat("x", 1024) + "', toString(number)) AS s FROM numbers(200000)"
 
-// heapInUse returns the heap in use after two GCs, less what the process-wide spare caches hold
-// (package spare: no connection's).
-func heapInUse() int64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return int64(ms.HeapAlloc) - spare.Held()
-}
+// heapInUse returns the heap in use, less what the process-wide spare caches hold.
+func heapInUse() int64 { return testenv.HeapInUse(spare.Held) }
 
 // idleBound is what a connection may keep between queries in these tests: its three kept
 // blocks at block_keep_bytes each, and a MiB for its buffers and state.
