@@ -212,7 +212,10 @@ modules=(.)
 [[ -f chnarrow/go.mod ]] && modules+=(chnarrow)
 
 # gotest runs `go test "$@"`. In CI it adds -v and fails when any test was skipped: a test
-# that needs the server or chDB must run there (skips list the test and its reason).
+# that needs the server or chDB must run there (skips list the test and its reason). A failed
+# run's digest (scripts/lib/fail-digest.awk: each failed test and its last lines) is printed
+# again at the end, since a long run's middle is what a truncated log loses.
+fail_digest="$(mktemp)"
 gotest() {
 	if [[ "${CI:-}" != "true" && "${CI:-}" != "1" ]]; then
 		go test "$@"
@@ -222,6 +225,12 @@ gotest() {
 	log="$(mktemp)"
 	go test -v "$@" >"$log" 2>&1 || rc=$?
 	grep -v -E '^(=== (RUN|PAUSE|CONT|NAME)|--- PASS|    --- PASS)' "$log" || true
+	if ((rc != 0)); then
+		{
+			printf '%s\n' "$step_name:"
+			awk -v keep=4 -f "$ROOT/scripts/lib/fail-digest.awk" "$log" | head -n 30
+		} >>"$fail_digest"
+	fi
 	if grep -E -- '--- SKIP' "$log" >/dev/null; then
 		echo "test.sh: tests were skipped in CI:" >&2
 		grep -E -A2 -- '--- SKIP' "$log" >&2
@@ -494,6 +503,10 @@ printf '\n==> step times\n'
 printf '%s\n' "${timings[@]}"
 printf '%5ds  total\n' $((SECONDS - run_start))
 if ((${#failed_steps[@]} > 0)); then
+	if [[ -s "$fail_digest" ]]; then
+		printf '\n==> failed tests, with the last lines each logged:\n' >&2
+		head -n 60 "$fail_digest" >&2
+	fi
 	printf '\n==> FAILED steps:\n' >&2
 	printf '  %s\n' "${failed_steps[@]}" >&2
 	exit 1
