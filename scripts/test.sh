@@ -104,6 +104,7 @@ fi
 # ---------------------------------------------------------------- servers
 started_legacy=0 started_modern=0 started_cluster=0
 cleanup() {
+	rm -f "${fail_digest:-}"
 	if [[ "${CHNATIVE_KEEP_SERVER:-0}" != 1 ]]; then
 		if [[ "$started_cluster" == 1 ]]; then scripts/cluster.sh stop || true; fi
 		if [[ "$started_modern" == 1 ]]; then scripts/modern.sh stop || true; fi

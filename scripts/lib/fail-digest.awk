@@ -8,7 +8,6 @@ BEGIN { if (keep == "") keep = 4 }
 /^=== / { next }
 /^ *--- FAIL: / {
 	name = $3
-	failed[name] = 1
 	order[++n] = name
 	parent = name
 	while (sub(/\/[^\/]*$/, "", parent)) hasFailedChild[parent] = 1
