@@ -6,16 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chnative/chnative/internal/spare"
 	"github.com/chnative/chnative/internal/testenv"
 )
 
 // idleBound is what one idle connection may keep by default, whatever it did before (issue 36).
 const idleBound = 8 << 20
-
-// heapAfterGC returns the heap in use, less what the spare caches hold (the process's, for any
-// connection's next big statement, not any connection's).
-func heapAfterGC() int64 { return testenv.HeapInUse(spare.Held) }
 
 // A pooled connection that read big blocks (through Rows, QueryBlocks, Select) or sent them (a
 // prepared-statement insert, Batch.Append) keeps at most idleBound of heap while it sits idle in
@@ -93,12 +88,12 @@ func TestIdleConnectionKeepsBoundedMemory(t *testing.T) {
 	} {
 		for _, comp := range []string{"none", "lz4"} {
 			t.Run(tc.name+"/"+comp, func(t *testing.T) {
-				before := heapAfterGC()
+				before := testenv.HeapInUse()
 				db := openDB(t, "compress="+comp)
 				db.SetMaxIdleConns(1)
 				db.SetMaxOpenConns(1)
 				tc.work(t, db)
-				if n := heapAfterGC() - before; n > idleBound {
+				if n := testenv.HeapInUse() - before; n > idleBound {
 					t.Errorf("an idle connection keeps %d bytes of heap, want <= %d", n, idleBound)
 				}
 				if err := db.Ping(); err != nil { // the connection is alive and reused

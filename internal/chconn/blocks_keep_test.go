@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/chnative/chnative/dsn"
-	"github.com/chnative/chnative/internal/spare"
 	"github.com/chnative/chnative/internal/testenv"
 	"github.com/chnative/chnative/nativeproto"
 )
@@ -16,9 +15,6 @@ import (
 // default block_keep_bytes.
 // (A literal rather than repeat(), which ClickHouse 18.16 lacks.)
 var wideQuery = "SELECT concat('" + strings.Repeat("x", 1024) + "', toString(number)) AS s FROM numbers(200000)"
-
-// heapInUse returns the heap in use, less what the process-wide spare caches hold.
-func heapInUse() int64 { return testenv.HeapInUse(spare.Held) }
 
 // idleBound is what a connection may keep between queries in these tests: its three kept
 // blocks at block_keep_bytes each, and a MiB for its buffers and state.
@@ -35,7 +31,7 @@ func TestBlocksAboveKeepBytesNotKept(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := dialTest(t)
 			ctx := context.Background()
-			before := heapInUse()
+			before := testenv.HeapInUse()
 			res, err := c.Query(ctx, wideQuery, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -63,7 +59,7 @@ func TestBlocksAboveKeepBytesNotKept(t *testing.T) {
 				t.Fatal("connection not valid after the query")
 			}
 			res = nil
-			if n, max := heapInUse()-before, idleBound(c); n > max {
+			if n, max := testenv.HeapInUse()-before, idleBound(c); n > max {
 				t.Errorf("the connection keeps %d bytes of heap after a wide result, want <= %d", n, max)
 			}
 			for r, b := range c.blocks.roles {
@@ -96,13 +92,13 @@ func TestBlocksAboveKeepBytesNotKept(t *testing.T) {
 func TestInsertBlockAboveKeepBytesNotKept(t *testing.T) {
 	for _, comp := range []dsn.Compression{dsn.CompressionNone, dsn.CompressionLZ4} {
 		t.Run(comp.String(), func(t *testing.T) {
-			before := heapInUse()
+			before := testenv.HeapInUse()
 			c := dialTest(t, func(cfg *dsn.Config) { cfg.Compress = comp })
 			bigInsert(t, c, 20_000)
 			if b := c.blocks.roles[roleInsert]; b != nil && b.Retained(1<<62) > int64(c.cfg.BlockKeepBytes) {
 				t.Errorf("the insert block of %d bytes is still kept", b.Retained(1<<62))
 			}
-			if n, max := heapInUse()-before, idleBound(c); n > max {
+			if n, max := testenv.HeapInUse()-before, idleBound(c); n > max {
 				t.Errorf("the connection keeps %d bytes of heap after a wide insert, want <= %d", n, max)
 			}
 		})
@@ -114,7 +110,7 @@ func TestInsertBlockAboveKeepBytesNotKept(t *testing.T) {
 func TestBlocksKeptBoundedAfterException(t *testing.T) {
 	c := dialTest(t)
 	ctx := context.Background()
-	before := heapInUse()
+	before := testenv.HeapInUse()
 	q := strings.Replace(wideQuery, " AS s ", " AS s, throwIf(number = 150000) AS t ", 1)
 	res, err := c.Query(ctx, q, &Options{Settings: map[string]string{"max_block_size": "20000"}})
 	if err != nil {
@@ -143,7 +139,7 @@ func TestBlocksKeptBoundedAfterException(t *testing.T) {
 	if !c.IsValid() {
 		t.Fatal("the connection is not valid after a server exception")
 	}
-	if n, max := heapInUse()-before, idleBound(c); n > max {
+	if n, max := testenv.HeapInUse()-before, idleBound(c); n > max {
 		t.Errorf("the connection keeps %d bytes of heap after a result that failed, want <= %d", n, max)
 	}
 }
@@ -156,7 +152,7 @@ func TestBuffersShrinkAfterCompressedResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Compress = dsn.CompressionLZ4
-	before := heapInUse()
+	before := testenv.HeapInUse()
 	c, err := Dial(context.Background(), cfg, cfg.Addrs[0], Dialer{})
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +173,7 @@ func TestBuffersShrinkAfterCompressedResult(t *testing.T) {
 	if got := c.pr.Reader().Size(); got > 64<<10 {
 		t.Errorf("the socket reader keeps a buffer of %d bytes", got)
 	}
-	if n, max := heapInUse()-before, idleBound(c); n > max {
+	if n, max := testenv.HeapInUse()-before, idleBound(c); n > max {
 		t.Errorf("the connection keeps %d bytes of heap after a big LZ4 result, want <= %d", n, max)
 	}
 }
