@@ -103,22 +103,6 @@ ensure_installed() {
 
 remove_state_dir() { remove_owned_dir "$STATE_DIR" "$MARKER"; }
 
-terminate() {
-	# SIGTERM to our server process $1, then SIGKILL if it is still running after 30s; returns
-	# when every thread of it has ended (wait_exited), so that its ports and data are free.
-	local pid="$1" i
-	kill -TERM "$pid" 2>/dev/null || true
-	for ((i = 0; i < 300; i++)); do
-		pid_alive "$pid" || break
-		sleep 0.1
-	done
-	if ((i == 300)); then
-		log "still running after 30s; sending SIGKILL"
-		kill -KILL "$pid" 2>/dev/null || true
-	fi
-	wait_exited "$pid" || log "warning: threads of pid $pid still running 60s after it exited"
-}
-
 stop_server() {
 	if read_state && pid_alive "$PID"; then
 		log "stopping clickhouse-server (pid $PID)"

@@ -93,26 +93,10 @@ ensure_tools() {
 
 remove_state_dir() { remove_owned_dir "$STATE_DIR" "$MARKER"; }
 
-terminate() {
-	# SIGTERM to the supervisor $1 (it stops the engine cleanly), SIGKILL to the whole process
-	# group if it is still running after 30 s; returns when every thread of $1 has ended.
-	local pid="$1" i
-	kill -TERM "$pid" 2>/dev/null || true
-	for ((i = 0; i < 300; i++)); do
-		pid_alive "$pid" || break
-		sleep 0.1
-	done
-	if ((i == 300)); then
-		log "still running after 30s; sending SIGKILL"
-		kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
-	fi
-	wait_exited "$pid" || log "warning: threads of pid $pid still running 60s after it exited"
-}
-
 stop_server() {
 	if read_state && pid_alive "$PID"; then
 		log "stopping the 26.7 server (pid $PID)"
-		terminate "$PID"
+		terminate "$PID" group
 	fi
 	remove_state_dir
 }
@@ -222,7 +206,7 @@ cmd_restart() {
 	read_state && pid_alive "$PID" || die "not running (run: scripts/modern.sh start)"
 	LIB="$(modern_chdb_lib)"
 	log "restarting the 26.7 server (pid $PID)"
-	terminate "$PID"
+	terminate "$PID" group
 	local i
 	for ((i = 0; i < 10; i++)); do
 		launch

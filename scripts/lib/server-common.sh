@@ -151,6 +151,28 @@ wait_exited() {
 	done
 }
 
+# terminate PID [group]: SIGTERM to the script's server process PID, SIGKILL after 30 s if it is
+# still running (to PID's whole process group with "group", as modern.sh's supervisor needs),
+# then waits until every thread of PID has ended (wait_exited), so that its ports and data are
+# free. It uses the sourcing script's pid_alive (its guard against a reused pid) and log.
+terminate() {
+	local pid="$1" i
+	kill -TERM "$pid" 2>/dev/null || true
+	for ((i = 0; i < 300; i++)); do
+		pid_alive "$pid" || break
+		sleep 0.1
+	done
+	if ((i == 300)); then
+		log "still running after 30s; sending SIGKILL"
+		if [[ "${2:-}" == group ]]; then
+			kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+		else
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
+	fi
+	wait_exited "$pid" || log "warning: threads of pid $pid still running 60s after it exited"
+}
+
 # http_query PORT SQL: runs SQL over HTTP on 127.0.0.1:PORT, prints the answer; non-zero when the
 # server does not answer in 3 s or answers with an error.
 http_query() {
